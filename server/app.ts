@@ -1,0 +1,80 @@
+// The whole HTTP surface, assembled in one place: /v2 (API key), /bff (widget sessions), pages, docs, health.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bffApp } from './bff/routes';
+import { Upstream, UpstreamProblem } from './bff/upstream';
+import { bearerAuth } from './http/auth';
+import { customersApp } from './http/customers';
+import type { Deps } from './http/deps';
+import { docsApp } from './http/docs';
+import type { AppEnv } from './http/env';
+import { healthApp } from './http/health';
+import { idempotency } from './http/idempotency';
+import { jsonBodyLimit, jsonOnly } from './http/json-body';
+import { openApiApp } from './http/openapi-app';
+import { notFoundHandler, onError } from './http/problem';
+import { requestContext } from './http/request-context';
+import { sandboxApp } from './http/sandbox';
+import { staticApp } from './http/static';
+import { verifyPageApp } from './http/verify-page';
+import { widgetSessionsApp } from './http/widget-sessions';
+import { demoSessionApp } from './sandbox/demo-session';
+
+export const API_VERSION = '2.4.0';
+
+export interface AppDeps extends Deps {
+  /** The partner that `apiKey` belongs to (known when this instance owns the database). */
+  partnerId?: string;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config, store, clock, logger } = deps;
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', requestContext(logger));
+  app.onError((err, c) => {
+    if (err instanceof UpstreamProblem) {
+      return c.newResponse(JSON.stringify({ ...err.body, requestId: c.get('requestId') }), err.status as 400, {
+        'content-type': 'application/problem+json',
+      });
+    }
+    return onError(err, c);
+  });
+  app.notFound(notFoundHandler);
+
+  const v2 = openApiApp();
+  v2.use('*', bearerAuth(store.db), jsonBodyLimit(), jsonOnly({ multipartPaths: /\/documents$/ }), idempotency({ db: store.db, clock }));
+  v2.route('/', customersApp(deps));
+  v2.route('/', widgetSessionsApp(deps));
+  if (config.sandbox) v2.route('/', sandboxApp(deps));
+  app.route('/v2', v2);
+
+  const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req) });
+  const bff = bffApp({ upstream, tokens: deps.tokens, publicUrl: config.publicUrl, partnerId: config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId });
+  app.use('/bff/*', jsonBodyLimit(), jsonOnly());
+  app.route('/bff', bff);
+  if (config.sandbox) app.route('/', demoSessionApp(upstream));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Your secret API key, `sk_sandbox_…` or `sk_live_…`. Server to server only: never ship it to a browser.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Ramp API',
+      version: API_VERSION,
+      description:
+        'Fiat ⇄ stablecoin on/off-ramp. Errors are RFC 9457 `application/problem+json` with a stable `code` and `errors[{path, message}]`. Lists are newest first with `size` (1–100, default 25) and opaque cursors. Every POST and PATCH accepts an `Idempotency-Key` (kept 24 h; a replay carries `Idempotency-Replayed: true`).',
+    },
+    servers: [{ url: config.publicUrl }],
+    security: [{ ApiKey: [] }],
+  });
+
+  app.route('/', healthApp(store));
+  app.route('/', docsApp());
+  app.route('/', verifyPageApp(deps));
+  app.route('/', staticApp());
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,59 @@
+// Widget-session auth and CORS for /bff: the token names the partner, the customer and the origins it may be used from.
+import type { Context, MiddlewareHandler } from 'hono';
+import { AppError } from '../domain/errors';
+import type { Logger } from '../logger';
+import type { Tokens, WidgetSessionClaims } from '../tokens';
+
+export interface BffEnv {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    partnerId: string;
+    session: WidgetSessionClaims;
+  };
+}
+
+const ALLOW_HEADERS = 'authorization, content-type, idempotency-key, last-event-id, x-request-id';
+const EXPOSE_HEADERS = 'x-request-id, idempotency-replayed';
+
+/** Preflights carry no token, so they are answered for any origin; the real request is then checked against the session. */
+export const preflight: MiddlewareHandler<BffEnv> = async (c, next) => {
+  const origin = c.req.header('origin');
+  if (c.req.method !== 'OPTIONS' || !origin) return next();
+  return c.body(null, 204, {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+    'access-control-allow-headers': ALLOW_HEADERS,
+    'access-control-max-age': '600',
+    vary: 'Origin',
+  });
+};
+
+function originAllowed(c: Context<BffEnv>, origin: string, session: WidgetSessionClaims, publicOrigin: string): boolean {
+  if (session.allowedOrigins.length > 0) return session.allowedOrigins.includes(origin);
+  return origin === publicOrigin || origin === new URL(c.req.url).origin;
+}
+
+export function widgetSessionAuth(opts: { tokens: Tokens; publicUrl: string; partnerId?: string }): MiddlewareHandler<BffEnv> {
+  const publicOrigin = new URL(opts.publicUrl).origin;
+  return async (c, next) => {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    const session = m ? await opts.tokens.verifyWidgetSession(m[1]!) : undefined;
+    const origin = c.req.header('origin');
+    if (session && origin && !originAllowed(c, origin, session, publicOrigin)) {
+      throw new AppError('FORBIDDEN', `This widget session may not be used from ${origin}.`);
+    }
+    // CORS headers go on every answer to an allowed origin, problems included, so the component can read them.
+    if (origin && (!session || originAllowed(c, origin, session, publicOrigin))) {
+      c.header('access-control-allow-origin', origin);
+      c.header('access-control-expose-headers', EXPOSE_HEADERS);
+      c.header('vary', 'Origin');
+    }
+    if (!session || (opts.partnerId && session.partnerId !== opts.partnerId)) {
+      throw new AppError('UNAUTHENTICATED', 'The widget session is missing, invalid or expired. Ask the partner backend for a new one.');
+    }
+    c.set('session', session);
+    c.set('partnerId', session.partnerId);
+    await next();
+  };
+}

@@ -1,0 +1,29 @@
+// Transaction limits in USD-equivalent: the defaults by customer type (single / daily / monthly) and what remains.
+import { Decimal } from 'decimal.js';
+
+export interface LimitSet {
+  single: string;
+  daily: string;
+  monthly: string;
+}
+
+export const defaultLimits: Record<'INDIVIDUAL' | 'BUSINESS', LimitSet> = {
+  INDIVIDUAL: { single: '1000.00', daily: '2000.00', monthly: '5000.00' },
+  BUSINESS: { single: '100000.00', daily: '500000.00', monthly: '1000000.00' },
+};
+
+export interface TransactionLimits {
+  single: { max: string };
+  daily: { max: string; used: string; remaining: string };
+  monthly: { max: string; used: string; remaining: string };
+}
+
+const remaining = (max: string, used: string): string => Decimal.max(new Decimal(max).minus(used), 0).toFixed(2);
+
+export function transactionLimits(limits: LimitSet, used: { daily: string; monthly: string }): TransactionLimits {
+  return {
+    single: { max: limits.single },
+    daily: { max: limits.daily, used: new Decimal(used.daily).toFixed(2), remaining: remaining(limits.daily, used.daily) },
+    monthly: { max: limits.monthly, used: new Decimal(used.monthly).toFixed(2), remaining: remaining(limits.monthly, used.monthly) },
+  };
+}

@@ -1,0 +1,155 @@
+// /v2/customers: create (individual or business), list with filters, read one.
+import { createRoute, z } from '@hono/zod-openapi';
+import { Uuid } from '../../src/contract/common';
+import { checkNewCustomer, fieldErrorMessages } from '../../src/contract/customer-rules';
+import {
+  CreateCustomerSchema,
+  type Customer,
+  CustomerListQuery,
+  CustomerPageSchema,
+  CustomerReadQuery,
+  CustomerSchema,
+} from '../../src/contract/customers';
+import { normalizeTaxId } from '../../src/contract/tax-id';
+import { AppError, invalid, notFound } from '../domain/errors';
+import { defaultLimits, transactionLimits } from '../domain/limits';
+import { deriveRequirements } from '../domain/requirements';
+import { newId } from '../ids';
+import { type CustomerRow, getCustomer, insertCustomer, listCustomers } from '../store/queries/customers';
+import { insertEvent } from '../store/queries/events';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+
+export async function presentCustomer(
+  row: CustomerRow,
+  deps: Pick<Deps, 'tokens' | 'config'>,
+  opts: { includeTransactionLimits?: boolean } = {},
+): Promise<Customer> {
+  const token = await deps.tokens.signVerificationLink(row.partnerId, row.id);
+  return {
+    id: row.id,
+    type: row.type,
+    ...(row.type === 'INDIVIDUAL' ? { name: row.name ?? '', birthDate: row.birthDate ?? undefined } : {}),
+    ...(row.type === 'BUSINESS' ? { legalName: row.legalName ?? '', incorporationDate: row.incorporationDate ?? undefined } : {}),
+    taxId: row.taxId,
+    ...(row.country ? { country: row.country } : {}),
+    ...(row.email ? { email: row.email } : {}),
+    metadata: row.metadata,
+    wallets: [],
+    verification: { status: row.verificationStatus, level: 'STANDARD', link: `${deps.config.publicUrl}/verify/${token}` },
+    requirements: deriveRequirements({
+      type: row.type,
+      verificationStatus: row.verificationStatus,
+      hasAdditionalInformation: row.additionalInformation !== null,
+      documents: [],
+      associatedParties: 0,
+      livenessDone: false,
+    }),
+    ...(row.additionalInformation ? { additionalInformation: row.additionalInformation } : {}),
+    ...(opts.includeTransactionLimits ? { transactionLimits: { ...transactionLimits(defaultLimits[row.type], { daily: '0', monthly: '0' }) } } : {}),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
+
+const createCustomer = createRoute({
+  operationId: 'createCustomer',
+  method: 'post',
+  path: '/customers',
+  tags: ['Customers'],
+  summary: 'Create a customer',
+  description:
+    'Individuals need `name`, `taxId` (CPF) and an adult `birthDate`; businesses `legalName`, `taxId` (CNPJ when `country` is BRA), `incorporationDate`, `country` and `email`. The same taxId twice for one partner is a 409 naming the existing customer.',
+  request: { body: { required: true, content: { 'application/json': { schema: CreateCustomerSchema } } } },
+  responses: {
+    201: { description: 'Created', content: { 'application/json': { schema: CustomerSchema } } },
+    ...problems(400, 401, 409, 413, 415),
+  },
+});
+
+const listCustomersRoute = createRoute({
+  operationId: 'listCustomers',
+  method: 'get',
+  path: '/customers',
+  tags: ['Customers'],
+  summary: 'List customers, newest first',
+  request: { query: CustomerListQuery },
+  responses: {
+    200: { description: 'A page of customers', content: { 'application/json': { schema: CustomerPageSchema } } },
+    ...problems(400, 401),
+  },
+});
+
+const getCustomerRoute = createRoute({
+  operationId: 'getCustomer',
+  method: 'get',
+  path: '/customers/{id}',
+  tags: ['Customers'],
+  summary: 'Read a customer',
+  request: { params: IdParam, query: CustomerReadQuery },
+  responses: {
+    200: { description: 'The customer', content: { 'application/json': { schema: CustomerSchema } } },
+    ...problems(400, 401, 404),
+  },
+});
+
+export function customersApp(deps: Deps) {
+  const { db } = deps.store;
+  return openApiApp()
+    .openapi(createCustomer, async (c) => {
+      const body = c.req.valid('json');
+      const now = deps.clock.now();
+      const bad = checkNewCustomer(body, now);
+      const badFields = Object.entries(bad);
+      if (badFields.length) throw invalid(badFields.map(([path, key]) => ({ path, message: fieldErrorMessages[key] })));
+      const partnerId = c.get('partnerId');
+      const customer = await db.transaction(async (tx) => {
+        const result = await insertCustomer(tx, {
+          id: newId(),
+          partnerId,
+          type: body.type,
+          name: body.type === 'INDIVIDUAL' ? body.name : null,
+          legalName: body.type === 'BUSINESS' ? body.legalName : null,
+          taxId: normalizeTaxId(body.taxId),
+          birthDate: body.type === 'INDIVIDUAL' ? body.birthDate : null,
+          incorporationDate: body.type === 'BUSINESS' ? body.incorporationDate : null,
+          country: body.country ?? null,
+          email: body.email ?? null,
+          metadata: body.metadata ?? {},
+          createdAt: now,
+          updatedAt: now,
+        });
+        if ('existingId' in result) {
+          throw new AppError('CONFLICT', `A customer with this taxId already exists: ${result.existingId}.`, {
+            errors: [{ path: 'taxId', message: `already belongs to customer ${result.existingId}` }],
+            extra: { existingCustomerId: result.existingId },
+          });
+        }
+        const presented = await presentCustomer(result.row, deps);
+        await insertEvent(tx, { partnerId, customerId: result.row.id, eventType: 'customer.created', data: presented }, now);
+        return presented;
+      });
+      c.header('location', `/v2/customers/${customer.id}`);
+      return c.json(customer, 201);
+    })
+    .openapi(listCustomersRoute, async (c) => {
+      const q = c.req.valid('query');
+      const page = await listCustomers(
+        db,
+        c.get('partnerId'),
+        { type: q.type, status: q.status, taxId: q.taxId ? normalizeTaxId(q.taxId) : undefined, email: q.email },
+        { size: q.size, cursor: q.cursor },
+      );
+      const data = await Promise.all(page.data.map((row) => presentCustomer(row, deps)));
+      return c.json({ data, pagination: page.pagination }, 200);
+    })
+    .openapi(getCustomerRoute, async (c) => {
+      const { id } = c.req.valid('param');
+      const q = c.req.valid('query');
+      const row = await getCustomer(db, c.get('partnerId'), id);
+      if (!row) throw notFound('Customer');
+      return c.json(await presentCustomer(row, deps, { includeTransactionLimits: q.includeTransactionLimits }), 200);
+    });
+}

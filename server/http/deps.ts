@@ -1,0 +1,16 @@
+// What the route modules need from the process: configuration, the store, the clock, signing, logs.
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { Store } from '../store/db';
+import type { Tokens } from '../tokens';
+
+export interface Deps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  tokens: Tokens;
+  /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */
+  apiKey: string;
+}

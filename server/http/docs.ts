@@ -1,0 +1,42 @@
+// /docs: the API reference (Swagger UI served from our own origin, no CDN) over /openapi.json.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Hono } from 'hono';
+
+const require = createRequire(import.meta.url);
+const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+const assets: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Ramp API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <style>body{margin:0} .topbar{display:none}</style>
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: false });
+  </script>
+</body>
+</html>`;
+
+export function docsApp() {
+  return new Hono()
+    .get('/docs', (c) => c.html(page))
+    .get('/docs/assets/:file', async (c) => {
+      const file = c.req.param('file');
+      const type = assets[file];
+      if (!type) return c.notFound();
+      const body = await readFile(join(swaggerDir, file));
+      return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+    });
+}

@@ -1,0 +1,26 @@
+// The OpenAPIHono every resource sub-app is made from: zod failures become 400 problems naming each field.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { ProblemSchema } from '../../src/contract/common';
+import type { AppEnv } from './env';
+import { validationHook } from './problem';
+
+export const openApiApp = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+
+/** Standard problem responses for a route's OpenAPI entry. */
+export const problems = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      { description: problemDescriptions[s] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemSchema } } },
+    ]),
+  );
+
+const problemDescriptions: Record<number, string> = {
+  400: 'VALIDATION_FAILED: `errors[]` names each bad field',
+  401: 'UNAUTHENTICATED: missing or invalid API key',
+  404: 'NOT_FOUND: no such resource for this partner',
+  409: 'CONFLICT, INVALID_STATE or IDEMPOTENCY_KEY_REUSED',
+  413: 'PAYLOAD_TOO_LARGE: body over 1 MB',
+  415: 'UNSUPPORTED_MEDIA_TYPE: body is not JSON',
+  422: 'A business rule refused the request',
+};

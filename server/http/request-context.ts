@@ -1,0 +1,23 @@
+// Per-request context: a request id (echoed as X-Request-Id) and one structured log line per request, with no bodies, keys or tokens.
+import type { MiddlewareHandler } from 'hono';
+import { newRequestId } from '../ids';
+import type { Logger } from '../logger';
+import type { AppEnv } from './env';
+
+export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9_.-]{8,64}$/.test(incoming) ? incoming : newRequestId();
+    c.set('requestId', requestId);
+    c.set('logger', logger);
+    const started = performance.now();
+    await next();
+    c.res.headers.set('x-request-id', requestId);
+    // The route pattern, not the URL: paths such as /verify/{token} carry secrets.
+    const route = c.req.routePath && c.req.routePath !== '/*' ? c.req.routePath : new URL(c.req.url).pathname.replace(/^\/(verify)\/.+$/, '/$1/:token');
+    logger.info(
+      { requestId, method: c.req.method, route, status: c.res.status, ms: Math.round(performance.now() - started), partnerId: c.get('partnerId') },
+      'request',
+    );
+  };
+}

@@ -1,0 +1,45 @@
+// Customer rows: insert (one per taxId per partner), read one, list with filters.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db';
+import { customers } from '../schema/index';
+import { paginate } from './paginate';
+
+export type CustomerRow = typeof customers.$inferSelect;
+export type NewCustomerRow = typeof customers.$inferInsert;
+
+/** Inserts unless the partner already has this taxId; then answers the existing row's id instead. */
+export async function insertCustomer(tx: Db, row: NewCustomerRow): Promise<{ row: CustomerRow } | { existingId: string }> {
+  const [inserted] = await tx.insert(customers).values(row).onConflictDoNothing({ target: [customers.partnerId, customers.taxId] }).returning();
+  if (inserted) return { row: inserted };
+  const [existing] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.partnerId, row.partnerId), eq(customers.taxId, row.taxId)));
+  return { existingId: existing!.id };
+}
+
+export async function getCustomer(db: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)));
+  return row;
+}
+
+export interface CustomerFilter {
+  type?: CustomerRow['type'];
+  status?: CustomerRow['verificationStatus'];
+  taxId?: string;
+  email?: string;
+}
+
+export function listCustomers(db: Db, partnerId: string, f: CustomerFilter, page: { size: number; cursor?: string }) {
+  const conds: (SQL | undefined)[] = [
+    eq(customers.partnerId, partnerId),
+    f.type ? eq(customers.type, f.type) : undefined,
+    f.status ? eq(customers.verificationStatus, f.status) : undefined,
+    f.taxId ? eq(customers.taxId, f.taxId) : undefined,
+    f.email ? sql`lower(${customers.email}) = lower(${f.email})` : undefined,
+  ];
+  return paginate<CustomerRow>(db, customers, and(...conds), page);
+}

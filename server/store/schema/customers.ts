@@ -1,0 +1,34 @@
+// Customers: individuals and businesses, with their verification state and the additional information they sent.
+import { date, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, partnerId, updatedAt } from './columns';
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: id(),
+    partnerId: partnerId(),
+    type: text('type', { enum: ['INDIVIDUAL', 'BUSINESS'] }).notNull(),
+    name: text('name'),
+    legalName: text('legal_name'),
+    /** Normalised: digits (and the letters of an alphanumeric CNPJ), no punctuation. */
+    taxId: text('tax_id').notNull(),
+    birthDate: date('birth_date', { mode: 'string' }),
+    incorporationDate: date('incorporation_date', { mode: 'string' }),
+    country: text('country'),
+    email: text('email'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    verificationStatus: text('verification_status', {
+      enum: ['NOT_STARTED', 'UNDER_VERIFICATION', 'APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'],
+    })
+      .notNull()
+      .default('NOT_STARTED'),
+    additionalInformation: jsonb('additional_information').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('customers_partner_tax_id_uq').on(t.partnerId, t.taxId),
+    index('customers_partner_id_idx').on(t.partnerId, t.id),
+    index('customers_partner_email_idx').on(t.partnerId, t.email),
+  ],
+);

@@ -1,0 +1,7 @@
+// Every table, for Drizzle's relational queries and drizzle-kit.
+export * from './partners';
+export * from './api-keys';
+export * from './customers';
+export * from './idempotency-keys';
+export * from './events';
+export * from './settings';
