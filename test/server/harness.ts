@@ -1,0 +1,132 @@
+// The server under test: the real app on a real database (in-memory PGlite, or PostgreSQL in a schema of its own when DATABASE_URL is set).
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { cnpj, cpf } from 'cpf-cnpj-validator';
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import { bootstrap } from '../../server/bootstrap';
+import { loadConfig } from '../../server/config';
+import { generateApiKey } from '../../server/domain/api-keys';
+import { createLogger } from '../../server/logger';
+import { openStore, type Store } from '../../server/store/db';
+
+export interface TestServer {
+  app: ReturnType<typeof createApp>;
+  deps: Awaited<ReturnType<typeof bootstrap>>;
+  /** The bootstrap partner's key (the one the BFF uses). */
+  apiKey: string;
+  /** Every log line written so far, as text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function openTestStore(): Promise<{ store: Store; drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const store = await openStore({ dataDir: 'memory://' });
+    return { store, drop: () => store.close() };
+  }
+  const schema = `ramp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const store = await openStore({ databaseUrl: url, schema });
+  return {
+    store,
+    async drop() {
+      await store.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const { store, drop } = await openTestStore();
+  const apiKey = generateApiKey('sandbox');
+  const config = loadConfig({
+    RAMP_ENV: 'sandbox',
+    RAMP_API_KEY: apiKey,
+    RAMP_SESSION_SECRET: randomBytes(32).toString('hex'),
+    RAMP_PUBLIC_URL: 'http://ramp.test',
+    RAMP_DATA_DIR: '/nonexistent',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const deps = await bootstrap(config, createLogger('info', sink), { store });
+  const app = createApp(deps);
+  return { app, deps, apiKey, logs, close: drop };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A client of the app for one API key (or none). */
+export function client(server: TestServer, apiKey?: string) {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    const init: RequestInit = { method, headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const res = await server.app.request(path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => send('PATCH', path, body, headers),
+    send,
+  };
+}
+
+/** A new partner with its own key, so a test's data is its own. */
+export async function newPartner(server: TestServer, name = 'Test partner') {
+  const res = await client(server, server.apiKey).post('/v2/sandbox/partners', { name });
+  if (res.status !== 201) throw new Error(`partner creation failed: ${res.status} ${res.text}`);
+  return { partnerId: res.body.partnerId as string, apiKey: res.body.apiKey as string, api: client(server, res.body.apiKey) };
+}
+
+/** A valid numeric CPF (or CNPJ) ending in `lastDigit` when given: the sandbox reads the last digit. */
+export function taxIdEndingIn(kind: 'cpf' | 'cnpj', lastDigit?: number): string {
+  const body = kind === 'cpf' ? 9 : 12;
+  for (;;) {
+    const base = Array.from({ length: body }, () => Math.floor(Math.random() * 10)).join('');
+    for (let dv = 0; dv < 100; dv++) {
+      const v = base + String(dv).padStart(2, '0');
+      if ((kind === 'cpf' ? cpf.isValid(v) : cnpj.isValid(v)) && (lastDigit === undefined || v.endsWith(String(lastDigit)))) return v;
+    }
+  }
+}
+
+export const individual = (over: Record<string, unknown> = {}) => ({
+  type: 'INDIVIDUAL',
+  name: 'Ana Souza',
+  taxId: taxIdEndingIn('cpf'),
+  birthDate: '1990-05-17',
+  ...over,
+});
+
+export const business = (over: Record<string, unknown> = {}) => ({
+  type: 'BUSINESS',
+  legalName: 'Acme Pagamentos Ltda',
+  taxId: taxIdEndingIn('cnpj'),
+  incorporationDate: '2015-03-02',
+  country: 'BRA',
+  email: 'finance@acme.example',
+  ...over,
+});

@@ -1,0 +1,172 @@
+// The HTTP core: auth, problems for every error path, body limits and media types, request ids, health, OpenAPI, docs, sandbox gating.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.close());
+
+const isProblem = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.headers.get('content-type'), 'application/problem+json');
+  assert.equal(res.body.status, status);
+  assert.equal(res.body.code, code);
+  assert.ok(res.body.type.startsWith('https://'));
+  assert.ok(res.body.title && res.body.detail);
+  assert.equal(res.body.requestId, res.headers.get('x-request-id'));
+};
+
+describe('authentication', () => {
+  test('no Authorization header is a 401 problem with WWW-Authenticate', async () => {
+    const res = await client(server).get('/v2/customers');
+    isProblem(res, 401, 'UNAUTHENTICATED');
+    assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
+  });
+
+  test('an unknown key, a malformed header and a Basic scheme are 401s', async () => {
+    for (const authorization of ['Bearer sk_sandbox_doesnotexist1234567890', 'Bearer', 'Basic dXNlcjpwYXNz', 'sk_sandbox_abc']) {
+      const res = await client(server).get('/v2/customers', { authorization });
+      isProblem(res, 401, 'UNAUTHENTICATED');
+    }
+  });
+
+  test('a key created by the sandbox works at once and sees only its own partner', async () => {
+    const { api } = await newPartner(server);
+    const res = await api.get('/v2/customers');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, []);
+  });
+
+  test('the sandbox partner route answers the key once and stores only its hash', async () => {
+    const { apiKey, partnerId } = await newPartner(server);
+    assert.match(apiKey, /^sk_sandbox_[\w-]{32}$/);
+    const { apiKeys } = await import('../../server/store/schema/index');
+    const { eq } = await import('drizzle-orm');
+    const rows = await server.deps.store.db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId));
+    assert.equal(rows.length, 1);
+    assert.notEqual(rows[0]!.keyHash, apiKey);
+    assert.match(rows[0]!.keyHash, /^[0-9a-f]{64}$/);
+    assert.ok(!JSON.stringify(rows).includes(apiKey));
+  });
+});
+
+describe('error paths', () => {
+  test('an unknown route is a 404 problem', async () => {
+    isProblem(await client(server, server.apiKey).get('/v2/nothing-here'), 404, 'NOT_FOUND');
+    isProblem(await client(server).get('/no/such/page'), 404, 'NOT_FOUND');
+  });
+
+  test('a body over 1 MB is a 413 problem', async () => {
+    const res = await client(server, server.apiKey).post('/v2/customers', individual({ name: 'x'.repeat(1024 * 1024 + 10) }));
+    isProblem(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('a non-JSON body where JSON is expected is a 415 problem', async () => {
+    const api = client(server, server.apiKey);
+    isProblem(await api.post('/v2/customers', 'type=INDIVIDUAL&name=Ana', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    isProblem(await api.post('/v2/customers', '<customer/>', { 'content-type': 'text/xml' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('malformed JSON is a 400 problem', async () => {
+    const res = await client(server, server.apiKey).post('/v2/customers', '{"type": "INDIVIDUAL",', { 'content-type': 'application/json' });
+    isProblem(res, 400, 'VALIDATION_FAILED');
+    assert.equal(res.body.errors[0].path, '(body)');
+  });
+
+  test('an empty body is a 400 naming the required fields', async () => {
+    const res = await client(server, server.apiKey).send('POST', '/v2/customers');
+    isProblem(res, 400, 'VALIDATION_FAILED');
+    assert.ok(res.body.errors.length > 0);
+  });
+
+  test('a JSON array or scalar body is a 400, never a 500', async () => {
+    for (const body of ['[]', '42', '"x"', 'null', '{"type":null}']) {
+      const res = await client(server, server.apiKey).post('/v2/customers', body);
+      isProblem(res, 400, 'VALIDATION_FAILED');
+    }
+  });
+
+  test('problems never carry a stack trace', async () => {
+    const res = await client(server, server.apiKey).post('/v2/customers', '{bad', { 'content-type': 'application/json' });
+    assert.ok(!/at \w+ \(|node_modules|\.ts:\d+/.test(res.text));
+  });
+});
+
+describe('request ids', () => {
+  test('every answer carries X-Request-Id, and a sane incoming one is kept', async () => {
+    const a = await client(server).get('/healthz');
+    assert.match(a.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{32}$/);
+    const b = await client(server).get('/healthz', { 'x-request-id': 'trace-1234567' });
+    assert.equal(b.headers.get('x-request-id'), 'trace-1234567');
+  });
+});
+
+describe('health, OpenAPI and docs', () => {
+  test('/healthz and /readyz answer', async () => {
+    assert.deepEqual((await client(server).get('/healthz')).body, { status: 'ok' });
+    const ready = await client(server).get('/readyz');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.status, 'ready');
+  });
+
+  test('/openapi.json is OpenAPI 3.1 generated from the schemas, with bearer security and problems', async () => {
+    const res = await client(server).get('/openapi.json');
+    assert.equal(res.status, 200);
+    const doc = res.body;
+    assert.equal(doc.openapi, '3.1.0');
+    for (const path of ['/v2/customers', '/v2/customers/{id}', '/v2/widget-sessions', '/v2/sandbox/partners']) assert.ok(doc.paths[path], path);
+    assert.ok(doc.paths['/v2/customers'].post.responses['201']);
+    assert.ok(doc.components.schemas.Customer);
+    assert.ok(doc.components.schemas.Problem);
+    assert.equal(doc.components.securitySchemes.ApiKey.scheme, 'bearer');
+  });
+
+  test('/docs is served from our own origin with no CDN', async () => {
+    const res = await client(server).get('/docs');
+    assert.equal(res.status, 200);
+    assert.match(res.text, /\/openapi\.json/);
+    assert.ok(!/https?:\/\/(?!localhost)/.test(res.text.replace(/<!doctype[^>]*>/i, '')), 'no external URL in the docs page');
+    const js = await server.app.request('/docs/assets/swagger-ui-bundle.js');
+    assert.equal(js.status, 200);
+    assert.ok((await js.text()).length > 100_000);
+  });
+});
+
+describe('environments', () => {
+  test('RAMP_ENV=production turns off every sandbox route', async () => {
+    const prod = await startTestServer({
+      RAMP_ENV: 'production',
+      RAMP_API_KEY: `sk_live_${'a'.repeat(32)}`,
+      RAMP_WALLET_SEED: 'ab'.repeat(32),
+    });
+    try {
+      const api = client(prod, `sk_live_${'a'.repeat(32)}`);
+      assert.equal((await api.get('/v2/customers')).status, 200);
+      isProblem(await api.post('/v2/sandbox/partners', { name: 'x' }), 404, 'NOT_FOUND');
+      isProblem(await client(prod).post('/demo/session'), 404, 'NOT_FOUND');
+      const doc = (await client(prod).get('/openapi.json')).body;
+      assert.ok(!Object.keys(doc.paths).some((p) => p.includes('sandbox')));
+    } finally {
+      await prod.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  test('no API key, token or tax id reaches the logs', async () => {
+    const { api, apiKey } = await newPartner(server);
+    const body = individual();
+    const created = await api.post('/v2/customers', body);
+    const session = await api.post('/v2/widget-sessions', { customerId: created.body.id });
+    await client(server).get('/bff/customer', { authorization: `Bearer ${session.body.token}` });
+    await client(server).get(new URL(created.body.verification.link).pathname);
+    const logs = server.logs.join('');
+    assert.ok(logs.includes('"route"'), 'requests are logged');
+    for (const secret of [apiKey, server.apiKey, body.taxId as string, session.body.token, new URL(created.body.verification.link).pathname.split('/')[2]!]) {
+      assert.ok(!logs.includes(secret), `a secret reached the logs: ${secret.slice(0, 12)}…`);
+    }
+  });
+});

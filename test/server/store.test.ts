@@ -1,0 +1,53 @@
+// The store: the same migrations on PGlite and PostgreSQL; the embedded database keeps its data across a restart.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createApp } from '../../server/app';
+import { bootstrap } from '../../server/bootstrap';
+import { loadConfig } from '../../server/config';
+import { createLogger } from '../../server/logger';
+import { openTestStore } from './harness';
+
+describe('store', () => {
+  test('migrations apply and the database answers', async () => {
+    const { store, drop } = await openTestStore();
+    try {
+      assert.equal(await store.ping(), true);
+      assert.equal(store.kind, process.env.DATABASE_URL ? 'postgres' : 'pglite');
+    } finally {
+      await drop();
+    }
+  });
+
+  test('data survives a restart, and the generated sandbox key is kept and not printed again', async (t) => {
+    if (process.env.DATABASE_URL) return t.skip('the embedded database only');
+    const dir = mkdtempSync(join(tmpdir(), 'ramp-restart-'));
+    try {
+      const config = loadConfig({ RAMP_DATA_DIR: dir, RAMP_LOG_LEVEL: 'silent' });
+      const logger = createLogger('silent');
+      const first = await bootstrap(config, logger);
+      const key = readFileSync(join(dir, 'api-key'), 'utf8').trim();
+      assert.equal(first.apiKey, key);
+      const app1 = createApp(first);
+      const created = await app1.request('/v2/customers', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Ana', taxId: '529.982.247-25', birthDate: '1990-01-01' }),
+      });
+      assert.equal(created.status, 201);
+      const { id } = (await created.json()) as { id: string };
+      await first.store.close();
+
+      const second = await bootstrap(config, logger);
+      assert.equal(second.apiKey, key);
+      assert.equal(second.partnerId, first.partnerId);
+      const read = await createApp(second).request(`/v2/customers/${id}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(read.status, 200);
+      await second.store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
