@@ -3,7 +3,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bffApp } from './bff/routes';
 import { Upstream, UpstreamProblem } from './bff/upstream';
 import { bearerAuth } from './http/auth';
+import { additionalInformationApp } from './http/additional-information';
+import { associatedPartiesApp } from './http/associated-parties';
 import { customersApp } from './http/customers';
+import { documentsApp } from './http/documents';
 import type { Deps } from './http/deps';
 import { docsApp } from './http/docs';
 import type { AppEnv } from './http/env';
@@ -16,6 +19,7 @@ import { requestContext } from './http/request-context';
 import { sandboxApp } from './http/sandbox';
 import { staticApp } from './http/static';
 import { verifyPageApp } from './http/verify-page';
+import { verificationsApp } from './http/verifications';
 import { widgetSessionsApp } from './http/widget-sessions';
 import { demoSessionApp } from './sandbox/demo-session';
 
@@ -41,8 +45,13 @@ export function createApp(deps: AppDeps) {
   app.notFound(notFoundHandler);
 
   const v2 = openApiApp();
-  v2.use('*', bearerAuth(store.db), jsonBodyLimit(), jsonOnly({ multipartPaths: /\/documents$/ }), idempotency({ db: store.db, clock }));
+  const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
+  v2.use('*', bearerAuth(store.db), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
   v2.route('/', customersApp(deps));
+  v2.route('/', additionalInformationApp(deps));
+  v2.route('/', documentsApp(deps));
+  v2.route('/', associatedPartiesApp(deps));
+  v2.route('/', verificationsApp(deps));
   v2.route('/', widgetSessionsApp(deps));
   if (config.sandbox) v2.route('/', sandboxApp(deps));
   app.route('/v2', v2);

@@ -7,7 +7,9 @@ import type { Config } from './config';
 import { generateApiKey } from './domain/api-keys';
 import type { AppDeps } from './app';
 import type { Logger } from './logger';
+import { manualReviewProvider, sandboxReviewProvider } from './sandbox/review-provider';
 import { openStore, type Store } from './store/db';
+import { type FileStore, LocalFileStore } from './store/file-store';
 import { ensurePartnerForKey } from './store/queries/partners';
 import { getOrInitSetting } from './store/queries/settings';
 import { Tokens } from './tokens';
@@ -22,7 +24,7 @@ function sandboxKey(dataDir: string): { key: string; generated: boolean } {
   return { key, generated: true };
 }
 
-export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store } = {}): Promise<AppDeps> {
+export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore } = {}): Promise<AppDeps> {
   const store = opts.store ?? (await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.RAMP_DATA_DIR }));
   const { key: apiKey, generated } = config.RAMP_API_KEY
     ? { key: config.RAMP_API_KEY, generated: false }
@@ -33,5 +35,15 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     process.stdout.write(`\nRamp sandbox API key (shown once, kept in ${join(config.RAMP_DATA_DIR, 'api-key')}):\n  ${apiKey}\n\n`);
   }
   const secret = config.RAMP_SESSION_SECRET ?? (await getOrInitSetting(store.db, 'session_secret', () => randomBytes(32).toString('base64url')));
-  return { config, store, clock: new AdjustableClock(), logger, tokens: new Tokens(secret), apiKey, partnerId };
+  return {
+    config,
+    store,
+    clock: new AdjustableClock(),
+    logger,
+    tokens: new Tokens(secret),
+    files: opts.files ?? new LocalFileStore(join(config.RAMP_DATA_DIR, 'files')),
+    reviews: config.sandbox ? sandboxReviewProvider : manualReviewProvider,
+    apiKey,
+    partnerId,
+  };
 }

@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
+import { createWorkers } from './workers/index';
 
 let config;
 try {
@@ -19,6 +20,8 @@ try {
 const logger = createLogger(config.RAMP_LOG_LEVEL);
 const deps = await bootstrap(config, logger);
 const app = createApp(deps);
+const workers = createWorkers(deps);
+workers.start();
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   logger.info({ port: info.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
   process.stdout.write(`Ramp ${config.RAMP_ENV} listening on ${config.publicUrl} (database: ${deps.store.kind})\n`);
@@ -30,6 +33,7 @@ const stop = async (signal: string) => {
   stopping = true;
   logger.info({ signal }, 'stopping');
   server.close();
+  await workers.stop();
   await deps.store.close();
   process.exit(0);
 };

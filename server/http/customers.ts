@@ -4,53 +4,19 @@ import { Uuid } from '../../src/contract/common';
 import { checkNewCustomer, fieldErrorMessages } from '../../src/contract/customer-rules';
 import {
   CreateCustomerSchema,
-  type Customer,
-  CustomerListQuery,
+    CustomerListQuery,
   CustomerPageSchema,
   CustomerReadQuery,
   CustomerSchema,
 } from '../../src/contract/customers';
 import { normalizeTaxId } from '../../src/contract/tax-id';
 import { AppError, invalid, notFound } from '../domain/errors';
-import { defaultLimits, transactionLimits } from '../domain/limits';
-import { deriveRequirements } from '../domain/requirements';
 import { newId } from '../ids';
-import { type CustomerRow, getCustomer, insertCustomer, listCustomers } from '../store/queries/customers';
+import { getCustomer, insertCustomer, listCustomers } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import type { Deps } from './deps';
+import { presentCustomer, presentCustomers } from './presenters';
 import { openApiApp, problems } from './openapi-app';
-
-export async function presentCustomer(
-  row: CustomerRow,
-  deps: Pick<Deps, 'tokens' | 'config'>,
-  opts: { includeTransactionLimits?: boolean } = {},
-): Promise<Customer> {
-  const token = await deps.tokens.signVerificationLink(row.partnerId, row.id);
-  return {
-    id: row.id,
-    type: row.type,
-    ...(row.type === 'INDIVIDUAL' ? { name: row.name ?? '', birthDate: row.birthDate ?? undefined } : {}),
-    ...(row.type === 'BUSINESS' ? { legalName: row.legalName ?? '', incorporationDate: row.incorporationDate ?? undefined } : {}),
-    taxId: row.taxId,
-    ...(row.country ? { country: row.country } : {}),
-    ...(row.email ? { email: row.email } : {}),
-    metadata: row.metadata,
-    wallets: [],
-    verification: { status: row.verificationStatus, level: 'STANDARD', link: `${deps.config.publicUrl}/verify/${token}` },
-    requirements: deriveRequirements({
-      type: row.type,
-      verificationStatus: row.verificationStatus,
-      hasAdditionalInformation: row.additionalInformation !== null,
-      documents: [],
-      associatedParties: 0,
-      livenessDone: false,
-    }),
-    ...(row.additionalInformation ? { additionalInformation: row.additionalInformation } : {}),
-    ...(opts.includeTransactionLimits ? { transactionLimits: { ...transactionLimits(defaultLimits[row.type], { daily: '0', monthly: '0' }) } } : {}),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
 
@@ -127,7 +93,7 @@ export function customersApp(deps: Deps) {
             extra: { existingCustomerId: result.existingId },
           });
         }
-        const presented = await presentCustomer(result.row, deps);
+        const presented = await presentCustomer(tx, deps, result.row);
         await insertEvent(tx, { partnerId, customerId: result.row.id, eventType: 'customer.created', data: presented }, now);
         return presented;
       });
@@ -142,7 +108,7 @@ export function customersApp(deps: Deps) {
         { type: q.type, status: q.status, taxId: q.taxId ? normalizeTaxId(q.taxId) : undefined, email: q.email },
         { size: q.size, cursor: q.cursor },
       );
-      const data = await Promise.all(page.data.map((row) => presentCustomer(row, deps)));
+      const data = await presentCustomers(db, deps, page.data);
       return c.json({ data, pagination: page.pagination }, 200);
     })
     .openapi(getCustomerRoute, async (c) => {
@@ -150,6 +116,6 @@ export function customersApp(deps: Deps) {
       const q = c.req.valid('query');
       const row = await getCustomer(db, c.get('partnerId'), id);
       if (!row) throw notFound('Customer');
-      return c.json(await presentCustomer(row, deps, { includeTransactionLimits: q.includeTransactionLimits }), 200);
+      return c.json(await presentCustomer(db, deps, row, { includeTransactionLimits: q.includeTransactionLimits }), 200);
     });
 }

@@ -2,7 +2,9 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { ReviewProvider } from '../sandbox/review-provider';
 import type { Store } from '../store/db';
+import type { FileStore } from '../store/file-store';
 import type { Tokens } from '../tokens';
 
 export interface Deps {
@@ -11,6 +13,8 @@ export interface Deps {
   clock: Clock;
   logger: Logger;
   tokens: Tokens;
+  files: FileStore;
+  reviews: ReviewProvider;
   /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */
   apiKey: string;
 }

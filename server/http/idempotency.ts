@@ -26,8 +26,8 @@ export function idempotency(deps: { db: Db; clock: Clock }): MiddlewareHandler<A
     const partnerId = c.get('partnerId');
     const url = new URL(c.req.url);
     const isJson = /json/i.test(c.req.header('content-type') ?? '');
-    // Multipart bodies can be 50 MB: they are fingerprinted by their declared size rather than buffered.
-    const body = isJson || !c.req.header('content-type') ? await c.req.text() : `${c.req.header('content-type')}:${c.req.header('content-length') ?? ''}`;
+    // Uploads can be 50 MB: they are fingerprinted by their declared length (not the per-request boundary) rather than buffered.
+    const body = isJson || !c.req.header('content-type') ? await c.req.text() : `upload:${c.req.header('content-length') ?? 'chunked'}`;
     const hash = createHash('sha256').update(`${c.req.method} ${url.pathname}${url.search}\n${body}`).digest('hex');
 
     const deadline = Date.now() + WAIT_MAX_MS;

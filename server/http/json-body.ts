@@ -6,13 +6,16 @@ import type { AppEnv } from './env';
 
 export const MAX_JSON_BYTES = 1024 * 1024;
 
-export const jsonBodyLimit = (maxSize = MAX_JSON_BYTES): MiddlewareHandler<AppEnv> =>
-  bodyLimit({
-    maxSize,
+/** 1 MB for JSON bodies; upload routes (`except`) enforce their own, larger limit while streaming. */
+export function jsonBodyLimit(opts: { except?: RegExp } = {}): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize: MAX_JSON_BYTES,
     onError: () => {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize / 1024 / 1024} MB.`);
+      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_JSON_BYTES / 1024 / 1024} MB.`);
     },
   });
+  return (c, next) => (opts.except?.test(new URL(c.req.url).pathname) ? next() : limit(c, next));
+}
 
 /** For POST/PUT/PATCH: an empty body passes (the route's schema decides if one is required); anything else must be JSON. */
 export function jsonOnly(opts: { multipartPaths?: RegExp } = {}): MiddlewareHandler<AppEnv> {

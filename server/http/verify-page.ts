@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { getCustomer } from '../store/queries/customers';
-import { presentCustomer } from './customers';
+import { presentCustomer } from './presenters';
 import type { Deps } from './deps';
 
 export function verifyPageApp(deps: Deps) {
@@ -12,7 +12,7 @@ export function verifyPageApp(deps: Deps) {
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
     if (!row) return c.html(shell('Link not valid', html`<p>This verification link is not valid. Ask the service you came from for a new one.</p>`), 404);
-    const customer = await presentCustomer(row, deps);
+    const customer = await presentCustomer(deps.store.db, deps, row);
     const name = customer.name ?? customer.legalName ?? '';
     return c.html(
       shell(

@@ -1,5 +1,8 @@
 // The server under test: the real app on a real database (in-memory PGlite, or PostgreSQL in a schema of its own when DATABASE_URL is set).
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import pg from 'pg';
@@ -9,6 +12,9 @@ import { loadConfig } from '../../server/config';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { createLogger } from '../../server/logger';
 import { openStore, type Store } from '../../server/store/db';
+import { LocalFileStore } from '../../server/store/file-store';
+import type { JobRunner } from '../../server/workers/runner';
+import { createWorkers } from '../../server/workers/index';
 
 export interface TestServer {
   app: ReturnType<typeof createApp>;
@@ -17,6 +23,10 @@ export interface TestServer {
   apiKey: string;
   /** Every log line written so far, as text. */
   logs: string[];
+  /** The job runner, not started: tests run due jobs with `workers.runDue()` after moving the clock. */
+  workers: JobRunner;
+  /** Moves the service clock forward and runs every job that became due. */
+  advance(seconds: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -40,12 +50,13 @@ export async function openTestStore(): Promise<{ store: Store; drop(): Promise<v
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const { store, drop } = await openTestStore();
-  const apiKey = generateApiKey('sandbox');
+export async function startTestServer(env: Record<string, string> = {}, opts: { store?: Store } = {}): Promise<TestServer> {
+  const opened = opts.store ? { store: opts.store, drop: async () => {} } : await openTestStore();
+  const { store, drop } = opened;
+  const filesDir = mkdtempSync(join(tmpdir(), 'ramp-files-'));
   const config = loadConfig({
     RAMP_ENV: 'sandbox',
-    RAMP_API_KEY: apiKey,
+    RAMP_API_KEY: generateApiKey('sandbox'),
     RAMP_SESSION_SECRET: randomBytes(32).toString('hex'),
     RAMP_PUBLIC_URL: 'http://ramp.test',
     RAMP_DATA_DIR: '/nonexistent',
@@ -58,9 +69,25 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       cb();
     },
   });
-  const deps = await bootstrap(config, createLogger('info', sink), { store });
+  const deps = await bootstrap(config, createLogger('info', sink), { store, files: new LocalFileStore(filesDir) });
   const app = createApp(deps);
-  return { app, deps, apiKey, logs, close: drop };
+  const workers = createWorkers(deps);
+  return {
+    app,
+    deps,
+    apiKey: config.RAMP_API_KEY!,
+    logs,
+    workers,
+    async advance(seconds) {
+      (deps.clock as import('../../server/clock').AdjustableClock).advance(seconds);
+      return workers.runDue();
+    },
+    async close() {
+      await workers.stop();
+      await drop();
+      rmSync(filesDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Reply<T = any> {

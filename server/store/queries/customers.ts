@@ -26,6 +26,25 @@ export async function getCustomer(db: Db, partnerId: string, id: string): Promis
   return row;
 }
 
+/** Reads a customer and locks its row until the transaction ends: every status change of one customer goes through here. */
+export async function lockCustomer(tx: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function updateCustomer(tx: Db, partnerId: string, id: string, set: Partial<NewCustomerRow>): Promise<CustomerRow> {
+  const [row] = await tx
+    .update(customers)
+    .set(set)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)))
+    .returning();
+  return row!;
+}
+
 export interface CustomerFilter {
   type?: CustomerRow['type'];
   status?: CustomerRow['verificationStatus'];

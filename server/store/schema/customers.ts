@@ -1,5 +1,5 @@
 // Customers: individuals and businesses, with their verification state and the additional information they sent.
-import { date, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { date, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, partnerId, updatedAt } from './columns';
 
 export const customers = pgTable(
@@ -23,6 +23,8 @@ export const customers = pgTable(
       .notNull()
       .default('NOT_STARTED'),
     additionalInformation: jsonb('additional_information').$type<Record<string, unknown>>(),
+    /** When the liveness check (selfie on the hosted page) completed. */
+    livenessCompletedAt: timestamp('liveness_completed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -5,3 +5,7 @@ export * from './customers';
 export * from './idempotency-keys';
 export * from './events';
 export * from './settings';
+export * from './documents';
+export * from './associated-parties';
+export * from './verifications';
+export * from './jobs';

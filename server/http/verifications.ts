@@ -1,0 +1,83 @@
+// /v2/customers/{id}/verifications: start a business verification explicitly; read the reviews of any customer.
+import { createRoute, z } from '@hono/zod-openapi';
+import { Uuid } from '../../src/contract/common';
+import { VerificationSchema } from '../../src/contract/kyc';
+import { AppError, notFound } from '../domain/errors';
+import { startVerification } from '../flows/verification';
+import { lockCustomer } from '../store/queries/customers';
+import { getVerification, listVerifications } from '../store/queries/verifications';
+import { CustomerIdParam, findCustomer } from './customer-path';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+import { presentVerification } from './presenters';
+
+const start = createRoute({
+  operationId: 'startVerification',
+  method: 'post',
+  path: '/customers/{id}/verifications',
+  tags: ['Verification'],
+  summary: 'Start the verification of a business customer',
+  description:
+    'Businesses only (individuals start by themselves when the liveness check completes). Everything must be in: additional information, INCORPORATION_ARTICLES, SHAREHOLDER_REGISTRY, DIRECTORS_REGISTRY, at least one associated party and each party\'s documents; otherwise 409 with `missing[]`.',
+  request: { params: CustomerIdParam },
+  responses: {
+    201: { description: 'Started', content: { 'application/json': { schema: VerificationSchema } } },
+    ...problems(401, 404, 409),
+  },
+});
+
+const list = createRoute({
+  operationId: 'listVerifications',
+  method: 'get',
+  path: '/customers/{id}/verifications',
+  tags: ['Verification'],
+  summary: "A customer's verifications, newest first",
+  request: { params: CustomerIdParam },
+  responses: {
+    200: { description: 'The verifications', content: { 'application/json': { schema: z.object({ data: z.array(VerificationSchema) }) } } },
+    ...problems(401, 404),
+  },
+});
+
+const read = createRoute({
+  operationId: 'getVerification',
+  method: 'get',
+  path: '/customers/{id}/verifications/{verificationId}',
+  tags: ['Verification'],
+  summary: 'Read one verification',
+  request: { params: CustomerIdParam.extend({ verificationId: Uuid.openapi({ param: { name: 'verificationId', in: 'path' } }) }) },
+  responses: {
+    200: { description: 'The verification', content: { 'application/json': { schema: VerificationSchema } } },
+    ...problems(401, 404),
+  },
+});
+
+export function verificationsApp(deps: Deps) {
+  return openApiApp()
+    .openapi(start, async (c) => {
+      const { id } = c.req.valid('param');
+      const partnerId = c.get('partnerId');
+      const v = await deps.store.db.transaction(async (tx) => {
+        const customer = await lockCustomer(tx, partnerId, id);
+        if (!customer) throw notFound('Customer');
+        if (customer.type !== 'BUSINESS') {
+          throw new AppError('INVALID_STATE', 'Individuals start verification by completing the liveness check on their verification link.');
+        }
+        if (customer.verificationStatus === 'FINAL_REJECTION') throw new AppError('INVALID_STATE', 'This customer was finally rejected.');
+        return (await startVerification(tx, deps, customer, { explicit: true }))!;
+      });
+      return c.json(presentVerification(v), 201);
+    })
+    .openapi(list, async (c) => {
+      const { id } = c.req.valid('param');
+      const customer = await findCustomer(deps.store.db, c.get('partnerId'), id);
+      const rows = await listVerifications(deps.store.db, customer.partnerId, customer.id);
+      return c.json({ data: rows.map(presentVerification) }, 200);
+    })
+    .openapi(read, async (c) => {
+      const { id, verificationId } = c.req.valid('param');
+      const v = await getVerification(deps.store.db, c.get('partnerId'), id, verificationId);
+      if (!v) throw notFound('Verification');
+      return c.json(presentVerification(v), 200);
+    });
+}

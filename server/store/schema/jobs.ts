@@ -1,0 +1,20 @@
+// Jobs: work the workers do later (sandbox review, transaction steps, expiry), claimed with FOR UPDATE SKIP LOCKED so N processes can share them.
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, id, partnerId } from './columns';
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: id(),
+    partnerId: partnerId(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL`)],
+);
