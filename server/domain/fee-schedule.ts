@@ -107,7 +107,8 @@ export function partnerFlatDecimals(direction: Direction): number {
   }
 }
 
-const minDecimals = (cs: readonly Currency[]): number => Math.min(...cs.map(decimalsOf));
+/** The fewest decimals among `cs`: a flat amount that must fit any of them fits this. */
+const minDecimals = (cs: readonly Currency[]): number => cs.map(decimalsOf).reduce((a, b) => (b < a ? b : a));
 
 /** Basis points added to the service rate for a lock window; "0" for the free `30s`. */
 export function lockPremiumBps(schedule: FeeSchedule, lock: TimeLock): string {
@@ -138,7 +139,7 @@ export function parseFeeRule(input: unknown, flatDecimals: number, path: string,
   const rate = parseDecimal(input.rate, { decimals: BPS_DECIMALS, allowZero: true, noun: 'basis points' });
   if (!rate.ok) issues.push({ path: `${path}.rate`, message: `${rate.message} (basis points, e.g. "50" for 0.5 %)` });
   else if (rate.value.gt(MAX_BPS)) issues.push({ path: `${path}.rate`, message: 'must be at most 10000 basis points (100 %)' });
-  const flat = parseDecimal(input.flatAmount, { decimals: flatDecimals, allowZero: true, noun: 'flat amounts here' });
+  const flat = parseDecimal(input.flatAmount, { decimals: flatDecimals, allowZero: true, noun: 'flat amounts' });
   if (!flat.ok) issues.push({ path: `${path}.flatAmount`, message: flat.message });
   if (issues.length > before || !rate.ok || !flat.ok) return undefined;
   return { rate: rate.value.toString(), flatAmount: flat.value.toFixed(flatDecimals) };

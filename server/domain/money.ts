@@ -6,8 +6,8 @@ import { Decimal as BaseDecimal } from 'decimal.js';
  * significant digits (20 by default, with HALF_UP), which would silently round a large amount times a
  * rate. Our own clone works at 64 digits and truncates: amounts are capped at 15 integer digits
  * (`MAX_INTEGER_DIGITS`) and 6 decimals, rates at 8 decimals, basis points at 2, so every product and sum
- * we form fits in 64 digits and is exact; only divisions are inexact, and every division goes through
- * `divideDown`/`divideUp`, which correct the last place exactly. Cloning leaves decimal.js's global
+ * we form fits in 64 digits and is exact, and so is dividing by a power of ten (basis points); any other
+ * division of money goes through `divideDown`/`divideUp`, which get the last place exactly right. Cloning leaves decimal.js's global
  * configuration (used elsewhere in the repo) untouched.
  */
 export const Decimal = BaseDecimal.clone({ precision: 64, rounding: BaseDecimal.ROUND_DOWN, toExpNeg: -64, toExpPos: 64 });

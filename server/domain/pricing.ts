@@ -233,7 +233,10 @@ interface Priced {
 
 const BPS = new Decimal(10000);
 
-/** The forward computation: source → base → fees → final (may be ≤ 0; the caller decides). */
+/**
+ * The forward computation: source → base → fees → final (may be ≤ 0; the caller decides). Dividing by 10000
+ * is exact in decimal, so the fee formulas are exact until `roundUp` rounds them, once.
+ */
 function forward(t: Terms, source: Decimal): Priced {
   const base = roundDown(source.times(t.rate), t.targetCurrency);
   const serviceFormula = base.times(t.serviceRate).dividedBy(BPS).plus(t.serviceFlat);
@@ -256,7 +259,6 @@ function solveSource(t: Terms, target: Decimal): Decimal | null {
   return divideUp(minBase, t.rate, decimalsOf(t.sourceCurrency));
 }
 
-/** Dividing by 10000 is exact in decimal, so these formulas never round until roundUp does. */
 function fee(rate: Decimal, flat: Decimal, total: Decimal, currency: Currency): Fee {
   return { rate: rate.toString(), flatAmount: formatAmount(flat, currency), totalAmount: formatAmount(total, currency), currency };
 }

@@ -120,6 +120,8 @@ async function storeFile(stream: Readable, fileName: string | undefined, files: 
 
   stream.on('limit', () => {
     failure = new TooLarge();
+    // Unpipe first: a destroyed destination would otherwise leave the source paused and the upload stalled.
+    stream.unpipe(body);
     body.destroy(failure);
     stream.resume();
   });

@@ -81,6 +81,11 @@ export const CustomerVerificationSchema = z
   })
   .openapi('CustomerVerification');
 
+const LimitWindow = z.object({ max: z.string(), used: z.string(), remaining: z.string() });
+export const TransactionLimitsSchema = z
+  .object({ single: z.object({ max: z.string() }), daily: LimitWindow, monthly: LimitWindow })
+  .openapi('TransactionLimits', { description: 'USD-equivalent decimal strings; days and months are UTC.' });
+
 export const CustomerSchema = z
   .object({
     id: Uuid,
@@ -97,7 +102,7 @@ export const CustomerSchema = z
     verification: CustomerVerificationSchema,
     requirements: z.array(RequirementSchema),
     additionalInformation: z.record(z.string(), z.unknown()).optional(),
-    transactionLimits: z.record(z.string(), z.unknown()).optional(),
+    transactionLimits: TransactionLimitsSchema.optional(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

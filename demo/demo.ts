@@ -1,0 +1,146 @@
+// The demo page's own script: gets sandbox sessions, mounts <ramp-onboarding> as a partner page would, logs its events, fills the snippets.
+// Only types come from src/: the component itself arrives through the real embed, /sdk/ramp-widget.js.
+import type { WidgetSession } from '../src/contract/widget-sessions';
+import type { RampCustomerCreatedEvent, RampErrorEvent } from '../src/events';
+
+const $ = <T extends HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing from the demo page`);
+  return el as T;
+};
+
+const slot = $<HTMLDivElement>('widget-slot');
+const status = $<HTMLOutputElement>('session-status');
+const newSessionButton = $<HTMLButtonElement>('new-session');
+const langSelect = $<HTMLSelectElement>('demo-lang');
+const themeSelect = $<HTMLSelectElement>('demo-theme');
+const log = $<HTMLOListElement>('event-log');
+const logEmpty = $<HTMLParagraphElement>('event-log-empty');
+
+/** Sandbox only: the server mints a session with its own API key. A partner's backend calls POST /v2/widget-sessions instead. */
+async function fetchSession(): Promise<WidgetSession> {
+  const response = await fetch('/demo/session', { method: 'POST', headers: { accept: 'application/json' } });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => undefined)) as { detail?: string } | undefined;
+    throw new Error(problem?.detail ?? `POST /demo/session answered ${response.status}`);
+  }
+  return (await response.json()) as WidgetSession;
+}
+
+function setStatus(state: 'loading' | 'ready' | 'error', text: string): void {
+  status.dataset.state = state;
+  status.textContent = text;
+}
+
+/** A fresh element per session, so "New session" starts the flow over, as a page reload would. */
+function mount(session: WidgetSession): void {
+  const widget = document.createElement('ramp-onboarding');
+  widget.id = 'onboarding';
+  widget.dataset.testid = 'onboarding';
+  widget.setAttribute('session', session.token);
+  widget.setAttribute('lang', langSelect.value);
+  if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
+  slot.replaceChildren(widget);
+}
+
+async function startSession(): Promise<void> {
+  newSessionButton.disabled = true;
+  setStatus('loading', 'Getting a session…');
+  try {
+    const session = await fetchSession();
+    mount(session);
+    const expires = new Date(session.expiresAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    setStatus('ready', `Onboarding session ready, expires at ${expires}.`);
+  } catch (error) {
+    slot.replaceChildren();
+    setStatus('error', `Could not get a session: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    newSessionButton.disabled = false;
+  }
+}
+
+/** Long tokens would drown the log; the element keeps the full one in its `session` attribute. */
+function shortenTokens(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.length > 48 && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value) ? `${value.slice(0, 24)}…` : value;
+}
+
+function logEvent(event: RampCustomerCreatedEvent | RampErrorEvent): void {
+  const item = document.createElement('li');
+  item.className = 'event';
+  item.dataset.event = event.type;
+  item.dataset.testid = 'event-entry';
+  const heading = document.createElement('p');
+  heading.className = 'event-heading';
+  const name = document.createElement('code');
+  name.textContent = event.type;
+  const time = document.createElement('time');
+  const now = new Date();
+  time.dateTime = now.toISOString();
+  time.textContent = now.toLocaleTimeString();
+  heading.append(name, ' ', time);
+  const detail = document.createElement('pre');
+  detail.textContent = JSON.stringify(event.detail, shortenTokens, 2);
+  item.append(heading, detail);
+  log.prepend(item);
+  logEmpty.hidden = true;
+}
+
+function fillSnippets(): void {
+  const origin = location.origin;
+  $('snippet-session').textContent = [
+    `curl -X POST ${origin}/v2/widget-sessions \\`,
+    `  -H "Authorization: Bearer $RAMP_API_KEY" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"allowedOrigins": ["https://your-shop.example"], "expiresIn": 900}'`,
+    ``,
+    `# → {"token": "eyJ…", "expiresAt": "…", "customerId": null}`,
+  ].join('\n');
+  $('snippet-embed').textContent = [
+    `<script type="module" src="${origin}/sdk/ramp-widget.js"></script>`,
+    ``,
+    `<ramp-onboarding session="TOKEN_FROM_YOUR_BACKEND" lang="pt-BR"></ramp-onboarding>`,
+  ].join('\n');
+  $('snippet-events').textContent = [
+    `document.addEventListener('ramp-customer-created', (event) => {`,
+    `  const { customer, session } = event.detail;`,
+    `  // The element now uses session.token (bound to customer.id); keep customer.id on your side.`,
+    `});`,
+    `document.addEventListener('ramp-error', (event) => {`,
+    `  // event.detail.code: UNAUTHENTICATED → mint a new session and set element.session; NETWORK_ERROR, …`,
+    `});`,
+  ].join('\n');
+}
+
+function wireCopyButtons(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
+    button.addEventListener('click', async () => {
+      const text = $(button.dataset.copy ?? '').textContent ?? '';
+      try {
+        await navigator.clipboard.writeText(text);
+        button.textContent = 'Copied';
+      } catch {
+        button.textContent = 'Select and copy';
+      }
+      setTimeout(() => (button.textContent = 'Copy'), 1500);
+    });
+  }
+}
+
+document.addEventListener('ramp-customer-created', logEvent);
+document.addEventListener('ramp-error', logEvent);
+newSessionButton.addEventListener('click', () => void startSession());
+langSelect.addEventListener('change', () => document.querySelector('ramp-onboarding')?.setAttribute('lang', langSelect.value));
+themeSelect.addEventListener('change', () => {
+  const widget = document.querySelector('ramp-onboarding');
+  if (!widget) return;
+  if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
+  else widget.removeAttribute('theme');
+});
+$('clear-log').addEventListener('click', () => {
+  log.replaceChildren();
+  logEmpty.hidden = false;
+});
+
+fillSnippets();
+wireCopyButtons();
+void startSession();

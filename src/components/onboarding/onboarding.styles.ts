@@ -1,0 +1,246 @@
+// Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme.
+import { css } from 'lit';
+import { themeTokens, visuallyHidden } from '../theme.styles';
+
+export const onboardingStyles = [
+  themeTokens,
+  visuallyHidden,
+  css`
+    :host {
+      display: block;
+      font-family: var(--_font-family);
+      font-size: var(--_font-size);
+      line-height: 1.5;
+      color: var(--_color-text);
+    }
+    :host([hidden]) {
+      display: none;
+    }
+    * {
+      box-sizing: border-box;
+    }
+    .base {
+      max-width: var(--ramp-onboarding-max-width, 34rem);
+      padding: var(--ramp-onboarding-padding, calc(var(--_space) * 1.5));
+      background: var(--ramp-onboarding-background, var(--_color-surface));
+      border: 1px solid var(--ramp-onboarding-border-color, var(--_color-border));
+      border-radius: var(--ramp-onboarding-radius, var(--_radius));
+    }
+    .title {
+      margin: 0;
+      font-size: 1.375em;
+      line-height: 1.25;
+    }
+    .title:focus,
+    .success-title:focus {
+      outline: none;
+    }
+    .steps {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--_space) * 0.5);
+      margin: calc(var(--_space) * 0.5) 0 var(--_space);
+      padding: 0;
+      list-style: none;
+      font-size: 0.875em;
+      color: var(--_color-text-muted);
+    }
+    .step {
+      display: flex;
+      align-items: center;
+      gap: 0.4em;
+    }
+    .step + .step::before {
+      content: '';
+      width: 1.25em;
+      border-top: 1px solid var(--_color-border);
+    }
+    .step[aria-current='step'] {
+      color: var(--_color-text);
+      font-weight: 600;
+    }
+    .step-number {
+      display: inline-grid;
+      place-items: center;
+      width: 1.6em;
+      height: 1.6em;
+      border-radius: 50%;
+      border: 1px solid currentColor;
+      font-size: 0.85em;
+    }
+    .step[aria-current='step'] .step-number {
+      background: var(--_color-primary);
+      border-color: var(--_color-primary);
+      color: var(--_color-on-primary);
+    }
+    .intro {
+      margin: 0 0 var(--_space);
+      color: var(--_color-text-muted);
+    }
+    form {
+      display: grid;
+      gap: var(--_space);
+    }
+    fieldset {
+      margin: 0;
+      padding: 0;
+      border: 0;
+      min-width: 0;
+    }
+    legend,
+    label {
+      font-weight: 600;
+    }
+    legend {
+      padding: 0;
+      margin-bottom: 0.5em;
+    }
+    .choices {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+      gap: calc(var(--_space) * 0.5);
+    }
+    .choice {
+      display: flex;
+      gap: 0.6em;
+      align-items: flex-start;
+      padding: 0.75em;
+      border: 1px solid var(--_color-border);
+      border-radius: var(--_radius);
+      background: var(--ramp-onboarding-choice-background, var(--_color-surface));
+      cursor: pointer;
+    }
+    .choice:has(input:checked) {
+      border-color: var(--_color-primary);
+      box-shadow: inset 0 0 0 1px var(--_color-primary);
+      background: var(--ramp-onboarding-choice-selected-background, var(--_color-surface-raised));
+    }
+    .choice:has(input:focus-visible) {
+      box-shadow: var(--_focus-ring);
+    }
+    .choice input {
+      margin: 0.3em 0 0;
+      accent-color: var(--_color-primary);
+    }
+    .choice-text {
+      display: grid;
+    }
+    .choice .hint {
+      font-weight: 400;
+    }
+    .field {
+      display: grid;
+      gap: 0.3em;
+    }
+    .optional,
+    .hint {
+      font-weight: 400;
+      font-size: 0.875em;
+      color: var(--_color-text-muted);
+      margin: 0;
+    }
+    input:not([type='radio']),
+    select {
+      width: 100%;
+      min-height: 2.75em;
+      padding: 0.5em 0.75em;
+      font: inherit;
+      color: var(--_color-text);
+      background: var(--ramp-onboarding-input-background, var(--_color-surface));
+      border: 1px solid var(--ramp-onboarding-input-border-color, var(--_color-border));
+      border-radius: var(--_radius);
+    }
+    input:not([type='radio']):focus-visible,
+    select:focus-visible,
+    button:focus-visible {
+      outline: none;
+      box-shadow: var(--_focus-ring);
+    }
+    [aria-invalid='true'] {
+      border-color: var(--_color-danger);
+      box-shadow: inset 0 0 0 1px var(--_color-danger);
+    }
+    .error {
+      margin: 0;
+      font-size: 0.875em;
+      color: var(--_color-danger);
+    }
+    .alert {
+      display: grid;
+      gap: 0.5em;
+      justify-items: start;
+      padding: 0.75em 1em;
+      border-radius: var(--_radius);
+      border: 1px solid var(--_color-danger);
+      background: var(--_color-danger-surface);
+      color: var(--_color-text);
+    }
+    .alert p {
+      margin: 0;
+    }
+    .actions {
+      display: flex;
+      justify-content: flex-end;
+    }
+    button {
+      min-height: 2.75em;
+      padding: 0.5em 1.25em;
+      font: inherit;
+      font-weight: 600;
+      border-radius: var(--_radius);
+      cursor: pointer;
+    }
+    .submit {
+      color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
+      background: var(--ramp-onboarding-button-background, var(--_color-primary));
+      border: 1px solid var(--ramp-onboarding-button-background, var(--_color-primary));
+    }
+    .submit[aria-disabled='true'] {
+      cursor: progress;
+      opacity: 0.8;
+    }
+    .retry {
+      color: var(--_color-text);
+      background: var(--_color-surface);
+      border: 1px solid var(--_color-border);
+    }
+    .success {
+      display: grid;
+      gap: 0.5em;
+      padding: var(--_space);
+      border-radius: var(--_radius);
+      border: 1px solid var(--_color-success);
+      background: var(--_color-success-surface);
+    }
+    .success-title {
+      margin: 0;
+      font-size: 1.125em;
+      color: var(--_color-text);
+    }
+    .success p {
+      margin: 0;
+    }
+    .summary {
+      display: grid;
+      grid-template-columns: max-content 1fr;
+      gap: 0.25em 1em;
+      margin: 0;
+      font-size: 0.875em;
+    }
+    .summary dt {
+      color: var(--_color-text-muted);
+    }
+    .summary dd {
+      margin: 0;
+      overflow-wrap: anywhere;
+    }
+    @media (prefers-reduced-motion: no-preference) {
+      .choice,
+      input,
+      select,
+      button {
+        transition: box-shadow 120ms ease, border-color 120ms ease;
+      }
+    }
+  `,
+];

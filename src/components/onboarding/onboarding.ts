@@ -1,0 +1,593 @@
+// <ramp-onboarding>: the onboarding stepper; this step creates the customer (individual or business) through the BFF.
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { Task, TaskStatus } from '@lit/task';
+import type { CreateCustomerRequest, Customer } from '../../contract/customers';
+import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
+import type { BffCustomerCreated } from '../../contract/widget-sessions';
+import { defaultApiBase } from '../../client/api-base';
+import { createBffClient, NetworkError, ProblemError } from '../../client/bff-client';
+import { IdempotencyKeys } from '../../client/idempotency';
+import { RampCustomerCreatedEvent } from '../../events/customer-created';
+import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
+import { I18nController, formatInstant, type MessageKey, type TranslateArgs } from '../../i18n';
+import { countryOptions } from './countries';
+import { refitTaxId, reformatTaxId, taxIdKind, taxIdMaxLength } from './format';
+import { customerTypes, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
+import { onboardingStyles } from './onboarding.styles';
+import { onboardingSteps, type OnboardingStep } from './steps';
+import { placeFieldProblems, validateCustomer, type FieldError, type ServerFieldError } from './validators';
+
+/** An empty string removes the attribute instead of leaving `session=""` or `lang=""` behind. */
+const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
+
+/** Form-level failures: the ones editing a field cannot fix. */
+type Alert =
+  | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
+  | { kind: 'CONFLICT' }
+  | { kind: 'VALIDATION_FAILED'; detail: string }
+  | { kind: 'OTHER'; code: string };
+
+/** A 409 about the data: the partner already has a customer with this tax id (the body names it). */
+function isDuplicateTaxId(error: ProblemError): boolean {
+  return (
+    error.status === 409 &&
+    (typeof error.problem.existingCustomerId === 'string' || error.errors.some((e) => e.path.split(/[./]/).includes('taxId')))
+  );
+}
+
+type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: string];
+
+/**
+ * Onboards a customer for a partner: the user chooses individual or business, fills in who they are, and the
+ * component creates the customer through the BFF with the widget session, then switches to the session bound to
+ * the new customer. Client checks are the server's own rules; the server's problems land on the field they name.
+ * Built as a stepper: later steps (additional information, documents, liveness) join after `customer`.
+ *
+ * @summary Customer onboarding: individual or business details, validated as the server does, then created.
+ * @tag ramp-onboarding
+ *
+ * @fires ramp-customer-created - {RampCustomerCreatedEvent} Once, when the customer exists; `detail` is `{customer, session}` and the element has already adopted `session.token`.
+ * @fires ramp-error - {RampErrorEvent} When a call fails for a reason the user cannot fix in the form (expired session, forbidden, not found, network, server). `detail` is `{code, status, detail, requestId, operation}`.
+ *
+ * @csspart base - The card around everything.
+ * @csspart header - Title and progress.
+ * @csspart title - The heading.
+ * @csspart steps - The progress list.
+ * @csspart step - One step in the progress list (`aria-current="step"` on the current one).
+ * @csspart intro - The sentence under the heading.
+ * @csspart form - The form of the customer step.
+ * @csspart type-group - The fieldset of the individual / business radio group.
+ * @csspart type-option - One radio choice, its label included.
+ * @csspart field - The wrapper of one field (also `field-<name>`, e.g. `field-taxId`).
+ * @csspart label - A field's label.
+ * @csspart input - A text, date or email input.
+ * @csspart select - The country select.
+ * @csspart hint - Help text under a field.
+ * @csspart error - A field's error message.
+ * @csspart alert - The form-level error with its retry button.
+ * @csspart retry - The retry button in the alert.
+ * @csspart actions - The row holding the submit button.
+ * @csspart submit - The submit button.
+ * @csspart success - The panel shown once the customer is created.
+ * @csspart summary - The customer summary list in the success panel.
+ *
+ * @cssprop --ramp-color-primary - Accent: selected choice, submit button, current step.
+ * @cssprop --ramp-color-on-primary - Text on the accent.
+ * @cssprop --ramp-color-surface - Background.
+ * @cssprop --ramp-color-surface-raised - Background of the selected choice.
+ * @cssprop --ramp-color-text - Text.
+ * @cssprop --ramp-color-text-muted - Hints and secondary text.
+ * @cssprop --ramp-color-border - Borders of the card and inputs.
+ * @cssprop --ramp-color-danger - Errors.
+ * @cssprop --ramp-color-danger-surface - Background of the alert.
+ * @cssprop --ramp-color-success - Border of the success panel.
+ * @cssprop --ramp-color-success-surface - Background of the success panel.
+ * @cssprop --ramp-color-focus - Focus ring.
+ * @cssprop --ramp-radius - Corner radius.
+ * @cssprop --ramp-space - Base spacing.
+ * @cssprop --ramp-font-family - Font.
+ * @cssprop --ramp-font-size - Base font size.
+ * @cssprop --ramp-onboarding-background - Card background (default: `--ramp-color-surface`).
+ * @cssprop --ramp-onboarding-border-color - Card border (default: `--ramp-color-border`).
+ * @cssprop --ramp-onboarding-radius - Card radius (default: `--ramp-radius`).
+ * @cssprop --ramp-onboarding-padding - Card padding.
+ * @cssprop --ramp-onboarding-max-width - Card width limit (default: 34rem).
+ * @cssprop --ramp-onboarding-input-background - Input background.
+ * @cssprop --ramp-onboarding-input-border-color - Input border.
+ * @cssprop --ramp-onboarding-choice-background - Radio choice background.
+ * @cssprop --ramp-onboarding-choice-selected-background - Selected radio choice background.
+ * @cssprop --ramp-onboarding-button-background - Submit button background (default: `--ramp-color-primary`).
+ * @cssprop --ramp-onboarding-button-color - Submit button text (default: `--ramp-color-on-primary`).
+ */
+export class RampOnboarding extends LitElement {
+  static override styles = onboardingStyles;
+
+  /** The BFF's URL. Default: `/bff` beside the script's folder, i.e. `{origin}/bff` for `{origin}/sdk/ramp-widget.js`. */
+  @property({ attribute: 'api-base' }) apiBase: string = defaultApiBase();
+
+  /** The widget-session token from the partner's backend; replaced by the customer-bound token once the customer exists. */
+  @property({ reflect: true, converter: optionalAttribute }) session = '';
+
+  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
+  @property({ reflect: true, converter: optionalAttribute }) override lang = '';
+
+  /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  @state() private step: OnboardingStep = 'customer';
+  @state() private values: FormValues = emptyForm();
+  @state() private touched: ReadonlySet<FieldName> = new Set();
+  @state() private submitted = false;
+  @state() private serverErrors: Partial<Record<FieldName, ServerFieldError>> = {};
+  @state() private alert: Alert | undefined;
+  @state() private announcement = '';
+  @state() private createdCustomer: Customer | undefined;
+
+  private readonly i18n = new I18nController(this);
+  private readonly idempotencyKeys = new IdempotencyKeys();
+  private clientErrors: Partial<Record<FieldName, FieldError>> = {};
+
+  private readonly createTask = new Task(this, {
+    autoRun: false,
+    task: ([request, idempotencyKey]: CreateArgs, { signal }) =>
+      createBffClient({ apiBase: this.apiBase, session: () => this.session }).createCustomer(request, { idempotencyKey, signal }),
+    onComplete: (created) => void this.adopt(created),
+    onError: (error) => void this.fail(error),
+  });
+
+  /** The customer this element created, once it exists. */
+  get customer(): Customer | undefined {
+    return this.createdCustomer;
+  }
+
+  /** The current step of the stepper. */
+  get currentStep(): OnboardingStep {
+    return this.step;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('values')) this.clientErrors = validateCustomer(this.values, new Date());
+  }
+
+  protected override render(): TemplateResult {
+    return html`
+      <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
+        <header part="header">
+          <h2 id="title" part="title" class="title" tabindex="-1">${this.t('onboarding.title')}</h2>
+          ${this.renderSteps()}
+        </header>
+        ${this.step === 'customer' ? this.renderCustomerStep() : this.renderDone()}
+        <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+      </section>
+    `;
+  }
+
+  private t<K extends MessageKey>(key: K, ...args: TranslateArgs<K>): string {
+    return this.i18n.t(key, ...args);
+  }
+
+  private renderSteps(): TemplateResult {
+    return html`
+      <ol part="steps" class="steps" aria-label=${this.t('onboarding.progress')}>
+        ${onboardingSteps.map(
+          (step, i) => html`
+            <li part="step" class="step" aria-current=${step.id === this.step ? 'step' : nothing}>
+              <span class="step-number" aria-hidden="true">${i + 1}</span>
+              <span class="visually-hidden">${this.t('onboarding.stepOf', { current: i + 1, total: onboardingSteps.length })}:</span>
+              ${this.t(step.label)}
+            </li>
+          `,
+        )}
+      </ol>
+    `;
+  }
+
+  private renderCustomerStep(): TemplateResult {
+    const busy = this.createTask.status === TaskStatus.PENDING;
+    return html`
+      <p id="intro" part="intro" class="intro">${this.t('onboarding.intro')}</p>
+      <form part="form" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${this.onSubmit}>
+        ${this.renderAlert()}
+        <fieldset part="type-group" class="type-group">
+          <legend>${this.t('type.legend')}</legend>
+          <div class="choices">
+            ${customerTypes.map(
+              (type) => html`
+                <label part="type-option" class="choice">
+                  <input
+                    type="radio"
+                    name="type"
+                    value=${type}
+                    data-testid="type-${type}"
+                    .checked=${this.values.type === type}
+                    aria-describedby="type-${type}-hint"
+                    @change=${this.onTypeChange}
+                  />
+                  <span class="choice-text">
+                    <span>${this.t(`type.${type}`)}</span>
+                    <span id="type-${type}-hint" part="hint" class="hint">${this.t(`type.${type}.hint`)}</span>
+                  </span>
+                </label>
+              `,
+            )}
+          </div>
+        </fieldset>
+        ${fieldsFor(this.values.type).map((field) => this.renderField(field))}
+        <div part="actions" class="actions">
+          <button part="submit" class="submit" type="submit" data-testid="submit" aria-disabled=${busy ? 'true' : 'false'}>
+            ${busy ? this.t('form.submitting') : this.t('form.submit')}
+          </button>
+        </div>
+      </form>
+    `;
+  }
+
+  private renderField(field: FieldName): TemplateResult {
+    const error = this.visibleError(field);
+    const hint = this.hintFor(field);
+    const describedBy = [hint ? `${field}-hint` : '', error ? `${field}-error` : ''].filter(Boolean).join(' ');
+    const optional = isOptional(this.values.type, field);
+    return html`
+      <div part="field field-${field}" class="field">
+        <label part="label" for=${field}>
+          ${this.labelFor(field)}${optional ? html` <span class="optional">(${this.t('field.optional')})</span>` : nothing}
+        </label>
+        ${this.renderControl(field, Boolean(error), describedBy, !optional)}
+        ${hint ? html`<p id="${field}-hint" part="hint" class="hint">${hint}</p>` : nothing}
+        ${error ? html`<p id="${field}-error" part="error" class="error" data-testid="${field}-error">${error}</p>` : nothing}
+      </div>
+    `;
+  }
+
+  private renderControl(field: FieldName, invalid: boolean, describedBy: string, required: boolean): TemplateResult {
+    const common = {
+      invalid: invalid ? 'true' : 'false',
+      describedBy: describedBy || nothing,
+    };
+    const today = isoDay(new Date());
+    switch (field) {
+      case 'country':
+        return html`
+          <select
+            id="country"
+            name="country"
+            part="select"
+            autocomplete="country"
+            ?required=${required}
+            aria-invalid=${common.invalid}
+            aria-describedby=${common.describedBy}
+            @change=${this.onCountryChange}
+            @blur=${this.onBlur}
+          >
+            <option value="" ?selected=${!this.values.country}>${this.t('field.country.placeholder')}</option>
+            ${countryOptions(this.i18n.locale).map(
+              (c) => html`<option value=${c.code} ?selected=${c.code === this.values.country}>${c.name}</option>`,
+            )}
+          </select>
+        `;
+      case 'taxId': {
+        const kind = taxIdKind(this.values.type, this.values.country);
+        return html`
+          <input
+            id="taxId"
+            name="taxId"
+            part="input"
+            type="text"
+            inputmode=${kind === 'cpf' ? 'numeric' : 'text'}
+            autocomplete="off"
+            autocapitalize="characters"
+            spellcheck="false"
+            maxlength=${taxIdMaxLength[kind]}
+            ?required=${required}
+            aria-invalid=${common.invalid}
+            aria-describedby=${common.describedBy}
+            .value=${this.values.taxId}
+            @input=${this.onTaxIdInput}
+            @blur=${this.onBlur}
+          />
+        `;
+      }
+      case 'birthDate':
+      case 'incorporationDate':
+        return html`
+          <input
+            id=${field}
+            name=${field}
+            part="input"
+            type="date"
+            min="1900-01-01"
+            max=${today}
+            autocomplete=${field === 'birthDate' ? 'bday' : 'off'}
+            ?required=${required}
+            aria-invalid=${common.invalid}
+            aria-describedby=${common.describedBy}
+            .value=${this.values[field]}
+            @input=${this.onInput}
+            @change=${this.onInput}
+            @blur=${this.onBlur}
+          />
+        `;
+      case 'email':
+        return html`
+          <input
+            id="email"
+            name="email"
+            part="input"
+            type="email"
+            inputmode="email"
+            autocomplete="email"
+            spellcheck="false"
+            maxlength="254"
+            ?required=${required}
+            aria-invalid=${common.invalid}
+            aria-describedby=${common.describedBy}
+            .value=${this.values.email}
+            @input=${this.onInput}
+            @blur=${this.onBlur}
+          />
+        `;
+      case 'name':
+      case 'legalName':
+        return html`
+          <input
+            id=${field}
+            name=${field}
+            part="input"
+            type="text"
+            autocomplete=${field === 'name' ? 'name' : 'organization'}
+            maxlength="200"
+            ?required=${required}
+            aria-invalid=${common.invalid}
+            aria-describedby=${common.describedBy}
+            .value=${this.values[field]}
+            @input=${this.onInput}
+            @blur=${this.onBlur}
+          />
+        `;
+    }
+  }
+
+  private renderAlert(): TemplateResult | typeof nothing {
+    const alert = this.alert;
+    if (!alert) return nothing;
+    const message =
+      alert.kind === 'VALIDATION_FAILED'
+        ? this.t('alert.VALIDATION_FAILED', { detail: alert.detail })
+        : alert.kind === 'OTHER'
+          ? this.t('alert.OTHER', { code: alert.code })
+          : this.t(`alert.${alert.kind}`);
+    return html`
+      <div part="alert" class="alert" role="alert" data-testid="alert" data-kind=${alert.kind}>
+        <p>${message}</p>
+        ${alert.kind === 'VALIDATION_FAILED' || alert.kind === 'CONFLICT'
+          ? nothing
+          : html`<button part="retry" class="retry" type="button" data-testid="retry" @click=${this.onRetry}>${this.t('alert.retry')}</button>`}
+      </div>
+    `;
+  }
+
+  private renderDone(): TemplateResult {
+    const customer = this.createdCustomer;
+    if (!customer) return html``;
+    const name = customer.name ?? customer.legalName ?? '';
+    return html`
+      <div part="success" class="success" data-testid="success">
+        <h3 id="done-title" class="success-title" tabindex="-1">${this.t('done.title')}</h3>
+        <p>${this.t('done.body', { name })}</p>
+        <dl part="summary" class="summary">
+          <dt>${this.t('done.reference')}</dt>
+          <dd data-testid="customer-id">${customer.id}</dd>
+          <dt>${this.t('done.status')}</dt>
+          <dd>${this.t(`status.${customer.verification.status}`)}</dd>
+          <dt>${this.t('done.createdAt')}</dt>
+          <dd>${formatInstant(customer.createdAt, this.i18n.locale)}</dd>
+        </dl>
+      </div>
+    `;
+  }
+
+  // ── what the user sees about each field ──
+
+  private labelFor(field: FieldName): string {
+    if (field === 'taxId') return this.t(`field.taxId.${taxIdKind(this.values.type, this.values.country)}`);
+    return this.t(`field.${field}`);
+  }
+
+  private hintFor(field: FieldName): string | undefined {
+    if (field !== 'taxId') return undefined;
+    return this.t(`field.taxId.${taxIdKind(this.values.type, this.values.country)}.hint`);
+  }
+
+  /** Server errors show at once; client errors once the field was left or a submit was tried. */
+  private visibleError(field: FieldName): string | undefined {
+    const server = this.serverErrors[field];
+    if (server) return this.serverErrorText(server);
+    if (!this.submitted && !this.touched.has(field)) return undefined;
+    const error = this.clientErrors[field];
+    return error ? this.ruleText(error, field) : undefined;
+  }
+
+  private ruleText(error: FieldError, field?: FieldName): string {
+    if (error === 'underage') return this.t('error.underage', { age: ADULT_AGE });
+    if (error === 'required' && field === 'country') return this.t('error.required.country');
+    return this.t(`error.${error}`);
+  }
+
+  private serverErrorText(error: ServerFieldError): string {
+    switch (error.kind) {
+      case 'rule':
+        return this.ruleText(error.error);
+      case 'duplicate':
+        return this.t('error.duplicate');
+      case 'text':
+        return this.t('error.rejected', { message: error.message });
+    }
+  }
+
+  private invalidFields(): FieldName[] {
+    return fieldsFor(this.values.type).filter((f) => this.serverErrors[f] || this.clientErrors[f]);
+  }
+
+  // ── input ──
+
+  private setValue(field: FieldName, value: string): void {
+    if (this.values[field] === value) return;
+    this.values = { ...this.values, [field]: value };
+    if (this.serverErrors[field]) {
+      const { [field]: _, ...rest } = this.serverErrors;
+      this.serverErrors = rest;
+    }
+  }
+
+  private onInput = (event: Event): void => {
+    const input = event.target as HTMLInputElement;
+    this.setValue(input.name as FieldName, input.value);
+  };
+
+  private onTaxIdInput = (event: InputEvent): void => {
+    const input = event.target as HTMLInputElement;
+    const kind = taxIdKind(this.values.type, this.values.country);
+    const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, this.values.taxId, event.inputType);
+    if (input.value !== edit.value) input.value = edit.value;
+    if (this.shadowRoot?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
+    this.setValue('taxId', edit.value);
+  };
+
+  private onCountryChange = (event: Event): void => {
+    const country = (event.target as HTMLSelectElement).value;
+    const kind = taxIdKind(this.values.type, country);
+    this.setValue('country', country);
+    this.setValue('taxId', refitTaxId(kind, this.values.taxId));
+    this.markTouched('country');
+  };
+
+  private onTypeChange = (event: Event): void => {
+    const type = (event.target as HTMLInputElement).value as CustomerType;
+    if (type === this.values.type) return;
+    // A CPF is no CNPJ: start the tax id over; other typed values stay in case the user switches back.
+    this.values = { ...this.values, type, taxId: '' };
+    this.touched = new Set([...this.touched].filter((f) => f !== 'taxId'));
+    this.serverErrors = {};
+    this.submitted = false;
+    this.alert = undefined;
+  };
+
+  private onBlur = (event: FocusEvent): void => {
+    const field = (event.target as HTMLInputElement).name as FieldName;
+    // A field removed while focused (type switch, success) blurs during the render: the user did not leave it.
+    if (this.step !== 'customer' || !fieldsFor(this.values.type).includes(field)) return;
+    this.markTouched(field);
+  };
+
+  private markTouched(field: FieldName): void {
+    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
+    const error = this.serverErrors[field] ?? this.clientErrors[field];
+    // Say the error the user just walked away from; focus is already on the next field, so it is not read otherwise.
+    if (error && !this.submitted) {
+      const message = this.visibleError(field);
+      if (message) this.announce(this.t('form.fieldError', { field: this.labelFor(field), message }));
+    }
+  }
+
+  // ── submission ──
+
+  private onSubmit = (event: SubmitEvent): void => {
+    event.preventDefault();
+    void this.submit();
+  };
+
+  private onRetry = (): void => {
+    void this.submit();
+  };
+
+  private async submit(): Promise<void> {
+    if (this.createTask.status === TaskStatus.PENDING) return; // a double click sends one request
+    this.submitted = true;
+    this.alert = undefined;
+    this.clientErrors = validateCustomer(this.values, new Date());
+    const invalid = this.invalidFields();
+    if (invalid.length > 0) {
+      this.announce(this.i18n.plural('form.invalid', invalid.length));
+      await this.updateComplete;
+      this.focusField(invalid[0]!);
+      return;
+    }
+    const request = toRequest(this.values);
+    // Same data as the last attempt (a retry after a failure) → same key, so the server creates at most one customer.
+    const key = this.idempotencyKeys.keyFor(request);
+    this.announce(this.t('form.sending'));
+    await this.createTask.run([request, key]);
+  }
+
+  private async adopt(created: BffCustomerCreated): Promise<void> {
+    this.idempotencyKeys.reset();
+    this.session = created.session.token;
+    this.createdCustomer = created.customer;
+    this.step = 'done';
+    this.dispatchEvent(new RampCustomerCreatedEvent({ customer: created.customer, session: created.session }));
+    this.announce(this.t('done.title'));
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#done-title')?.focus();
+  }
+
+  private async fail(error: unknown): Promise<void> {
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    if (error instanceof ProblemError) {
+      if (isDuplicateTaxId(error)) {
+        this.serverErrors = { ...this.serverErrors, taxId: { kind: 'duplicate' } };
+        return this.showFieldErrors();
+      }
+      if (error.status === 409) {
+        // Not about the data: this session already made its customer (e.g. an earlier answer was lost). Only a new session helps.
+        this.alert = { kind: 'CONFLICT' };
+      } else if (error.status === 400 || error.status === 422) {
+        const { fields, unplaced } = placeFieldProblems(error.errors, this.values.type);
+        const placed = Object.keys(fields).length > 0;
+        if (placed) this.serverErrors = { ...this.serverErrors, ...fields };
+        if (placed && unplaced.length === 0) return this.showFieldErrors();
+        this.alert = {
+          kind: 'VALIDATION_FAILED',
+          detail: unplaced.map((p) => `${p.path}: ${p.message}`).join('; ') || error.detail,
+        };
+      } else if (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND') {
+        this.alert = { kind: error.code };
+      } else {
+        this.alert = { kind: 'OTHER', code: error.code };
+      }
+      this.report({ code: error.code, status: error.status, detail: error.detail, ...(error.requestId ? { requestId: error.requestId } : {}) });
+    } else if (error instanceof NetworkError) {
+      this.alert = { kind: 'NETWORK' };
+      this.report({ code: 'NETWORK_ERROR', status: null, detail: error.message });
+    } else {
+      this.alert = { kind: 'OTHER', code: 'CLIENT_ERROR' };
+      this.report({ code: 'CLIENT_ERROR', status: null, detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private async showFieldErrors(): Promise<void> {
+    const invalid = this.invalidFields();
+    this.announce(this.i18n.plural('form.invalid', invalid.length));
+    await this.updateComplete;
+    if (invalid[0]) this.focusField(invalid[0]);
+  }
+
+  private report(detail: Omit<RampErrorDetail, 'operation'>): void {
+    this.dispatchEvent(new RampErrorEvent({ ...detail, operation: 'createCustomer' }));
+  }
+
+  private focusField(field: FieldName): void {
+    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
+  }
+
+  /** Polite live region; the same sentence twice still changes the text, so it is read again. */
+  private announce(message: string): void {
+    this.announcement = message === this.announcement ? `${message}\u00a0` : message;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ramp-onboarding': RampOnboarding;
+  }
+}

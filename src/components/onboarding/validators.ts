@@ -1,0 +1,66 @@
+// Client checks are the server's own rules (src/contract/customer-rules.ts); this maps them and the server's problems onto the form's fields.
+import { checkNewCustomer, fieldErrorMessages, type FieldError } from '../../contract/customer-rules';
+import type { FieldProblem } from '../../client/problem';
+import { fieldsFor, taxIdModel, type CustomerType, type FieldName, type FormValues } from './model';
+
+export type { FieldError };
+
+/** Every rule on a new customer, for the fields this customer type shows: field → error key. */
+export function validateCustomer(values: FormValues, now: Date): Partial<Record<FieldName, FieldError>> {
+  const found = checkNewCustomer(
+    {
+      type: values.type,
+      ...(values.type === 'INDIVIDUAL' ? { name: values.name } : { legalName: values.legalName, country: values.country }),
+      taxId: taxIdModel(values.taxId),
+      ...(values.type === 'INDIVIDUAL' ? { birthDate: values.birthDate } : { incorporationDate: values.incorporationDate }),
+      email: values.email.trim(),
+    },
+    now,
+  );
+  const out: Partial<Record<FieldName, FieldError>> = {};
+  for (const field of fieldsFor(values.type)) {
+    const error = found[field];
+    if (error) out[field] = error;
+  }
+  return out;
+}
+
+/** What the server said about one field: a rule we know (translated), a duplicate, or text we show as given. */
+export type ServerFieldError = { kind: 'rule'; error: FieldError } | { kind: 'duplicate' } | { kind: 'text'; message: string };
+
+const knownMessages = Object.entries(fieldErrorMessages) as [FieldError, string][];
+
+/** The server words its rule errors with `fieldErrorMessages`; recognising them lets the UI say them in the user's language. */
+export function ruleFromMessage(message: string): FieldError | undefined {
+  const text = message.trim();
+  return knownMessages.find(([, known]) => text === known || text.endsWith(` ${known}`))?.[0];
+}
+
+/** `taxId`, `/taxId`, `body.taxId`, `customer[taxId]` → `taxId`, when the form shows that field for this type. */
+export function fieldFromPath(path: string, type: CustomerType): FieldName | undefined {
+  const shown = fieldsFor(type);
+  return path
+    .split(/[./[\]]+/)
+    .filter(Boolean)
+    .find((segment): segment is FieldName => (shown as readonly string[]).includes(segment));
+}
+
+/** Splits a problem's `errors[]` into those that land on a field (first one per field wins) and those that do not. */
+export function placeFieldProblems(
+  errors: readonly FieldProblem[],
+  type: CustomerType,
+): { fields: Partial<Record<FieldName, ServerFieldError>>; unplaced: FieldProblem[] } {
+  const fields: Partial<Record<FieldName, ServerFieldError>> = {};
+  const unplaced: FieldProblem[] = [];
+  for (const problem of errors) {
+    const field = fieldFromPath(problem.path, type);
+    if (!field) {
+      unplaced.push(problem);
+      continue;
+    }
+    if (fields[field]) continue;
+    const rule = ruleFromMessage(problem.message);
+    fields[field] = rule ? { kind: 'rule', error: rule } : { kind: 'text', message: problem.message };
+  }
+  return { fields, unplaced };
+}

@@ -1,0 +1,186 @@
+// The KYC/KYB contract: additional information, documents, associated parties and verifications.
+import { z } from '@hono/zod-openapi';
+import { PlainDate, Uuid } from './common';
+import { VerificationStatusSchema } from './customers';
+
+const Decimal = z
+  .string()
+  .regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a decimal string such as "2500.00"')
+  .openapi({ example: '2500.00' });
+const Alpha3 = z.string().trim().toUpperCase().length(3, 'must be an ISO 3166-1 alpha-3 code such as BRA');
+const Phone = z.string().trim().min(4).max(32).openapi({ description: 'International format, E.164: +5511987654321', example: '+5511987654321' });
+const Tags = (example: string[]) => z.array(z.string().trim().min(1).max(60)).min(1).max(30).openapi({ example });
+
+export const AddressSchema = z
+  .object({
+    country: Alpha3.openapi({ example: 'BRA' }),
+    line1: z.string().trim().min(1).max(200).openapi({ example: 'Av. Paulista, 1000' }),
+    city: z.string().trim().min(1).max(100).openapi({ example: 'São Paulo' }),
+    state: z.string().trim().min(1).max(100).openapi({ example: 'SP' }),
+    postalCode: z.string().trim().min(1).max(20).openapi({ example: '01310-100' }),
+  })
+  .strict()
+  .openapi('Address');
+
+const shared = {
+  phone: Phone,
+  address: AddressSchema,
+  monthlyVolumeInUSD: Decimal,
+  transactionVolumeInUSD: Decimal,
+  jurisdictions: Tags(['BRA', 'USA']).openapi({ description: 'Country codes, `EU` or `OTHERS`.' }),
+  involvedActivities: Tags(['NONE']).openapi({ description: 'e.g. `NONE`, `GAMBLING`.' }),
+  transactionCounterparties: Tags(['SELF']).openapi({ description: 'e.g. `SELF`, `MERCHANTS_SUPPLIERS`.' }),
+};
+
+export const IndividualAdditionalInformationSchema = z
+  .object({
+    type: z.literal('INDIVIDUAL'),
+    ...shared,
+    firstName: z.string().trim().min(1).max(100),
+    middleName: z.string().trim().max(100).openapi({ description: 'May be an empty string.' }),
+    lastName: z.string().trim().min(1).max(100),
+    professionalSituation: z.enum(['EMPLOYEE', 'SELF_EMPLOYED', 'UNEMPLOYED', 'RETIRED', 'OTHER']),
+    professionalOccupation: z.string().trim().min(1).max(200),
+    sourceOfFunds: z.string().trim().min(1).max(60).openapi({ example: 'EMPLOYMENT' }),
+  })
+  .strict()
+  .openapi('IndividualAdditionalInformation');
+
+export const BusinessAdditionalInformationSchema = z
+  .object({
+    type: z.literal('BUSINESS'),
+    ...shared,
+    companyType: z.string().trim().min(1).max(60).openapi({ example: 'PAYMENT_GATEWAY' }),
+    annualRevenue: Decimal,
+    monthlyTransactionVolume: Decimal,
+    complianceAndAML: z.string().trim().min(1).max(5000),
+    isRegulatedActivity: z.boolean(),
+    regulatedActivityDetails: z.string().trim().max(5000).openapi({ description: 'Required (non-empty) when isRegulatedActivity is true.' }),
+    website: z.url({ protocol: /^https?$/ }).max(500),
+    sourceOfFunds: z.string().trim().min(1).max(60).openapi({ example: 'COMPANY' }),
+    servicesProvided: z.string().trim().min(1).max(5000),
+  })
+  .strict()
+  .openapi('BusinessAdditionalInformation');
+
+export const AdditionalInformationSchema = z
+  .discriminatedUnion('type', [IndividualAdditionalInformationSchema, BusinessAdditionalInformationSchema])
+  .openapi('AdditionalInformation');
+export type AdditionalInformation = z.infer<typeof AdditionalInformationSchema>;
+
+export const IDENTITY_TYPES = ['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE'] as const;
+export const DOCUMENT_TYPES = [
+  ...IDENTITY_TYPES,
+  'BANK_STATEMENT',
+  'INCOME_TAX_RETURN',
+  'DELIVERY_RECEIPT',
+  'INCORPORATION_ARTICLES',
+  'SHAREHOLDER_REGISTRY',
+  'DIRECTORS_REGISTRY',
+  'POWER_OF_ATTORNEY',
+  'REGULATED_ACTIVITY_DOCUMENT',
+  'SIGNED_BALANCE_SHEET',
+  'SIGNED_CORPORATE_STRUCTURE_CHART',
+  'SIGNED_INCOME_STATEMENT',
+  'OTHER',
+  'SELFIE',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+export const DOCUMENT_CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+
+export const DocumentSchema = z
+  .object({
+    id: Uuid,
+    type: z.enum(DOCUMENT_TYPES),
+    side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).nullable(),
+    country: z.string().nullable(),
+    associatedPartyId: Uuid.nullable(),
+    status: z.enum(['SENT', 'APPROVED', 'REJECTED']),
+    comment: z.string().nullable(),
+    rejectLabels: z.array(z.string()),
+    fileName: z.string(),
+    contentType: z.enum(DOCUMENT_CONTENT_TYPES),
+    size: z.number().int().openapi({ description: 'Bytes' }),
+    sha256: z.string(),
+    createdAt: z.iso.datetime(),
+  })
+  .openapi('Document');
+export type Document = z.infer<typeof DocumentSchema>;
+
+export const UploadDocumentSchema = z
+  .object({
+    file: z.any().openapi({ type: 'string', format: 'binary', description: 'JPG, PNG or PDF (recognised by its bytes), at most 50 MB' }),
+    type: z.enum(DOCUMENT_TYPES),
+    side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).optional().openapi({ description: 'Required for ID_CARD and DRIVERS_LICENSE' }),
+    country: z.string().optional().openapi({ description: 'alpha-3' }),
+    associatedPartyId: Uuid.optional(),
+  })
+  .openapi('UploadDocument');
+
+export const PartyRoleSchema = z.enum(['UBO', 'SHAREHOLDER', 'REPRESENTATIVE']).openapi('PartyRole');
+
+export const CreateAssociatedPartySchema = z
+  .object({
+    type: z.enum(['INDIVIDUAL', 'BUSINESS']),
+    roles: z.array(PartyRoleSchema).min(1).max(3),
+    ownershipPercentage: z
+      .union([z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, 'must be a percentage such as "25" or "33.33"'), z.number()])
+      .optional()
+      .openapi({ description: 'Required for UBO and SHAREHOLDER, 25 to 100.', example: '40' }),
+    parentId: Uuid.optional().openapi({ description: 'A business shareholder of the same customer; the nested party may only be a SHAREHOLDER.' }),
+    name: z.string().trim().min(1).max(200).optional(),
+    legalName: z.string().trim().min(1).max(200).optional(),
+    taxId: z.string().trim().min(1).max(40),
+    birthDate: PlainDate.optional(),
+    incorporationDate: PlainDate.optional(),
+    email: z.email().max(254),
+    address: AddressSchema,
+  })
+  .strict()
+  .openapi('CreateAssociatedParty');
+export type CreateAssociatedParty = z.infer<typeof CreateAssociatedPartySchema>;
+
+export const RequirementListSchema = z.array(z.object({ name: z.string(), status: z.string(), acceptedTypes: z.array(z.string()).optional() }));
+
+export const AssociatedPartySchema = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    parentId: Uuid.nullable(),
+    type: z.enum(['INDIVIDUAL', 'BUSINESS']),
+    roles: z.array(PartyRoleSchema),
+    ownershipPercentage: z.string().nullable(),
+    name: z.string().optional(),
+    legalName: z.string().optional(),
+    taxId: z.string(),
+    birthDate: z.string().optional(),
+    incorporationDate: z.string().optional(),
+    email: z.string(),
+    address: AddressSchema,
+    verification: z.object({ status: VerificationStatusSchema, level: z.literal('STANDARD') }),
+    requirements: RequirementListSchema,
+    createdAt: z.iso.datetime(),
+  })
+  .openapi('AssociatedParty');
+export type AssociatedParty = z.infer<typeof AssociatedPartySchema>;
+
+export const StatusReasonSchema = z
+  .object({
+    rejectLabels: z.array(z.string()),
+    documents: z.array(z.object({ type: z.string(), status: z.string(), comment: z.string(), rejectLabels: z.array(z.string()) })),
+  })
+  .openapi('StatusReason');
+
+export const VerificationSchema = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    status: VerificationStatusSchema,
+    level: z.literal('STANDARD'),
+    statusReason: StatusReasonSchema.optional(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Verification');
+export type Verification = z.infer<typeof VerificationSchema>;

@@ -1,0 +1,27 @@
+// `ramp-customer-created`: a customer now exists and the component switched to the session bound to it.
+import type { Customer } from '../contract/customers';
+import type { WidgetSession } from '../contract/widget-sessions';
+
+export interface RampCustomerCreatedDetail {
+  customer: Customer;
+  /** The new session, bound to `customer.id`; the old onboarding session can no longer create customers. */
+  session: WidgetSession;
+}
+
+export class RampCustomerCreatedEvent extends CustomEvent<RampCustomerCreatedDetail> {
+  static readonly eventName = 'ramp-customer-created';
+
+  constructor(detail: RampCustomerCreatedDetail) {
+    super(RampCustomerCreatedEvent.eventName, { detail, bubbles: true, composed: true });
+  }
+}
+
+/** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
+declare global {
+  interface HTMLElementEventMap {
+    'ramp-customer-created': RampCustomerCreatedEvent;
+  }
+  interface DocumentEventMap {
+    'ramp-customer-created': RampCustomerCreatedEvent;
+  }
+}
