@@ -11,6 +11,7 @@ import type { Deps } from './http/deps';
 import { docsApp } from './http/docs';
 import type { AppEnv } from './http/env';
 import { healthApp } from './http/health';
+import { hostedVerificationApp } from './http/hosted-verification';
 import { idempotency } from './http/idempotency';
 import { jsonBodyLimit, jsonOnly } from './http/json-body';
 import { openApiApp } from './http/openapi-app';
@@ -18,7 +19,6 @@ import { notFoundHandler, onError } from './http/problem';
 import { requestContext } from './http/request-context';
 import { sandboxApp } from './http/sandbox';
 import { staticApp } from './http/static';
-import { verifyPageApp } from './http/verify-page';
 import { verificationsApp } from './http/verifications';
 import { widgetSessionsApp } from './http/widget-sessions';
 import { demoSessionApp } from './sandbox/demo-session';
@@ -58,7 +58,8 @@ export function createApp(deps: AppDeps) {
 
   const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req) });
   const bff = bffApp({ upstream, tokens: deps.tokens, publicUrl: config.publicUrl, partnerId: config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId });
-  app.use('/bff/*', jsonBodyLimit(), jsonOnly());
+  const bffUploads = /^\/bff\/customer\/documents$/;
+  app.use('/bff/*', jsonBodyLimit({ except: bffUploads }), jsonOnly({ multipartPaths: bffUploads }));
   app.route('/bff', bff);
   if (config.sandbox) app.route('/', demoSessionApp(upstream));
 
@@ -81,7 +82,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', healthApp(store));
   app.route('/', docsApp());
-  app.route('/', verifyPageApp(deps));
+  app.route('/', hostedVerificationApp(deps));
   app.route('/', staticApp());
   return app;
 }

@@ -1,6 +1,9 @@
 // /bff: what a widget session may do, for its own customer only, through the public /v2 contract.
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import type { CreateCustomerRequest } from '../../src/contract/customers';
+import type { BffQuoteRequest } from '../../src/contract/exchange-rates';
+import type { AdditionalInformation, CreateAssociatedParty } from '../../src/contract/kyc';
 import { AppError } from '../domain/errors';
 import type { Tokens } from '../tokens';
 import { type BffEnv, preflight, widgetSessionAuth } from './session';
@@ -24,10 +27,38 @@ export function bffApp(deps: BffDeps) {
     return c.json({ customerId: s.customerId, expiresAt: s.expiresAt.toISOString() });
   });
 
-  app.get('/customer', async (c) => {
-    const s = c.get('session');
-    if (!s.customerId) throw new AppError('NOT_FOUND', 'This onboarding session has not created its customer yet.');
-    return c.json(await deps.upstream.getCustomer(s.customerId, { requestId: c.get('requestId') }));
+  app.get('/customer', async (c) => c.json(await deps.upstream.getCustomer(boundCustomer(c), ctx(c))));
+
+  app.patch('/customer/additional-information', async (c) =>
+    c.json(await deps.upstream.updateAdditionalInformation(boundCustomer(c), await jsonBody<AdditionalInformation>(c), ctx(c))),
+  );
+
+  app.get('/customer/documents', async (c) => c.json(await deps.upstream.listDocuments(boundCustomer(c), ctx(c))));
+
+  app.post('/customer/documents', async (c) => {
+    const upload = { body: c.req.raw.body, contentType: c.req.header('content-type'), contentLength: c.req.header('content-length') };
+    return c.json(await deps.upstream.uploadDocument(boundCustomer(c), upload, ctx(c)), 201);
+  });
+
+  app.get('/customer/associated-parties', async (c) => c.json(await deps.upstream.listAssociatedParties(boundCustomer(c), ctx(c))));
+
+  app.post('/customer/associated-parties', async (c) =>
+    c.json(await deps.upstream.createAssociatedParty(boundCustomer(c), await jsonBody<CreateAssociatedParty>(c), ctx(c)), 201),
+  );
+
+  app.get('/customer/verifications', async (c) => c.json(await deps.upstream.listVerifications(boundCustomer(c), ctx(c))));
+
+  app.post('/customer/verifications', async (c) => c.json(await deps.upstream.startVerification(boundCustomer(c), ctx(c)), 201));
+
+  // Quotes for the session's customer; a partner fee is the partner backend's business, not the browser's.
+  app.post('/exchange-rates', async (c) => {
+    const body = await jsonBody<BffQuoteRequest & { customerId?: unknown; partnerFeeId?: unknown }>(c);
+    if (body && typeof body === 'object' && ('customerId' in body || 'partnerFeeId' in body)) {
+      throw new AppError('VALIDATION_FAILED', 'The session decides the customer and the partner fee.', {
+        errors: ['customerId', 'partnerFeeId'].filter((k) => k in body).map((path) => ({ path, message: 'is not accepted here' })),
+      });
+    }
+    return c.json(await deps.upstream.quote({ ...(body as BffQuoteRequest), customerId: boundCustomer(c) }, ctx(c)));
   });
 
   // An onboarding session creates at most one customer: the upstream Idempotency-Key is the session's own, so a
@@ -55,6 +86,24 @@ export function bffApp(deps: BffDeps) {
   });
 
   return app;
+}
+
+/** The customer the session is bound to; an onboarding session that has not created one yet has nothing to act on. */
+function boundCustomer(c: Context<BffEnv>): string {
+  const id = c.get('session').customerId;
+  if (!id) throw new AppError('NOT_FOUND', 'This onboarding session has not created its customer yet.');
+  return id;
+}
+
+/** Upstream call context: the request id, and the browser's Idempotency-Key scoped to its customer. */
+function ctx(c: Context<BffEnv>) {
+  const key = c.req.header('idempotency-key');
+  const scope = c.get('session').customerId ?? c.get('session').sessionId;
+  return { requestId: c.get('requestId'), idempotencyKey: key ? `bff:${scope}:${key}` : undefined };
+}
+
+async function jsonBody<T>(c: Context<BffEnv>): Promise<T> {
+  return (await c.req.json().catch(() => ({}))) as T;
 }
 
 /** Problems from /v2 reach the browser as they are (status and body), with this request's id. */

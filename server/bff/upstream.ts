@@ -1,6 +1,8 @@
 // The BFF's typed client of the public /v2 contract (ky): in-process app.fetch by default, the network when RAMP_UPSTREAM_URL is set.
 import ky, { type KyInstance } from 'ky';
 import type { Customer, CreateCustomerRequest } from '../../src/contract/customers';
+import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
+import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, Verification } from '../../src/contract/kyc';
 import type { WidgetSession } from '../../src/contract/widget-sessions';
 import { AppError } from '../domain/errors';
 
@@ -13,6 +15,14 @@ export class UpstreamProblem extends Error {
     super(`upstream answered ${status}`);
   }
 }
+
+/** Per call: the browser request's id (for logs on both sides) and, on writes, an Idempotency-Key scoped to the session. */
+export interface Ctx {
+  requestId: string;
+  idempotencyKey?: string;
+}
+
+const headersOf = (ctx: Ctx): Record<string, string | undefined> => ({ 'x-request-id': ctx.requestId, 'idempotency-key': ctx.idempotencyKey });
 
 export interface UpstreamOptions {
   apiKey: string;
@@ -35,10 +45,15 @@ export class Upstream {
     });
   }
 
-  private async call<T>(method: 'get' | 'post', path: string, opts: { json?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  private async call<T>(
+    method: 'get' | 'post' | 'patch',
+    path: string,
+    opts: { json?: unknown; body?: ReadableStream<Uint8Array> | null; headers?: Record<string, string | undefined> } = {},
+  ): Promise<T> {
     let res: Response;
+    const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
     try {
-      res = await this.http(path, { method, json: opts.json, headers: opts.headers });
+      res = await this.http(path, { method, json: opts.json, body: opts.body ?? undefined, headers });
     } catch (err) {
       throw new AppError('UPSTREAM_UNAVAILABLE', `The Ramp service could not be reached (${(err as Error).name}).`);
     }
@@ -53,6 +68,42 @@ export class Upstream {
 
   getCustomer(id: string, ctx: { requestId: string }): Promise<Customer> {
     return this.call('get', `customers/${encodeURIComponent(id)}`, { headers: { 'x-request-id': ctx.requestId } });
+  }
+
+  updateAdditionalInformation(customerId: string, body: AdditionalInformation, ctx: Ctx): Promise<Customer> {
+    return this.call('patch', `customers/${encodeURIComponent(customerId)}/additional-information`, { json: body, headers: headersOf(ctx) });
+  }
+
+  listDocuments(customerId: string, ctx: Ctx): Promise<{ data: Document[] }> {
+    return this.call('get', `customers/${encodeURIComponent(customerId)}/documents`, { headers: headersOf(ctx) });
+  }
+
+  /** Streams the browser's multipart body through unchanged (never buffered); the service enforces type and size. */
+  uploadDocument(customerId: string, upload: { body: ReadableStream<Uint8Array> | null; contentType?: string; contentLength?: string }, ctx: Ctx): Promise<Document> {
+    return this.call('post', `customers/${encodeURIComponent(customerId)}/documents`, {
+      body: upload.body,
+      headers: { ...headersOf(ctx), 'content-type': upload.contentType, 'content-length': upload.contentLength },
+    });
+  }
+
+  listAssociatedParties(customerId: string, ctx: Ctx): Promise<{ data: AssociatedParty[] }> {
+    return this.call('get', `customers/${encodeURIComponent(customerId)}/associated-parties`, { headers: headersOf(ctx) });
+  }
+
+  createAssociatedParty(customerId: string, body: CreateAssociatedParty, ctx: Ctx): Promise<AssociatedParty> {
+    return this.call('post', `customers/${encodeURIComponent(customerId)}/associated-parties`, { json: body, headers: headersOf(ctx) });
+  }
+
+  startVerification(customerId: string, ctx: Ctx): Promise<Verification> {
+    return this.call('post', `customers/${encodeURIComponent(customerId)}/verifications`, { headers: headersOf(ctx) });
+  }
+
+  listVerifications(customerId: string, ctx: Ctx): Promise<{ data: Verification[] }> {
+    return this.call('get', `customers/${encodeURIComponent(customerId)}/verifications`, { headers: headersOf(ctx) });
+  }
+
+  quote(body: QuoteRequest, ctx: Ctx): Promise<Quote> {
+    return this.call('post', 'exchange-rates', { json: body, headers: headersOf(ctx) });
   }
 
   createWidgetSession(
