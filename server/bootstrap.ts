@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { AdjustableClock } from './clock';
 import type { Config } from './config';
 import { generateApiKey } from './domain/api-keys';
+import { SimulatedMarket } from './domain/rates/simulated-market';
 import type { AppDeps } from './app';
 import type { Logger } from './logger';
 import { manualReviewProvider, sandboxReviewProvider } from './sandbox/review-provider';
@@ -35,8 +36,12 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     process.stdout.write(`\nRamp sandbox API key (shown once, kept in ${join(config.RAMP_DATA_DIR, 'api-key')}):\n  ${apiKey}\n\n`);
   }
   const secret = config.RAMP_SESSION_SECRET ?? (await getOrInitSetting(store.db, 'session_secret', () => randomBytes(32).toString('base64url')));
+  // A generated seed is shared through the database, so every process (and every restart) derives the same addresses.
+  const walletSeed = config.RAMP_WALLET_SEED ?? (await getOrInitSetting(store.db, 'wallet_seed', () => randomBytes(32).toString('hex')));
   return {
     config,
+    rates: new SimulatedMarket({ spreadBps: config.spreadBps }),
+    walletSeed,
     store,
     clock: new AdjustableClock(),
     logger,

@@ -1,5 +1,7 @@
 // Process configuration: read from the environment once, validated, with one clear line per bad value.
 import { z } from 'zod';
+import { defaultFeeSchedule, type FeeSchedule, FeeScheduleError, parseFeeSchedule } from './domain/fee-schedule';
+import { parseSpreadBps } from './domain/rates/rate-source';
 
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(86_400_000).default(fallback);
@@ -22,8 +24,10 @@ const ConfigSchema = z.object({
   RAMP_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RAMP_WALLET_SEED: z
     .string()
-    .regex(/^[0-9a-fA-F]{32,128}$/, 'must be 16 to 64 bytes of hex')
+    .regex(/^(?:[0-9a-fA-F]{2}){16,64}$/, 'must be 16 to 64 bytes of hex')
     .optional(),
+  RAMP_FEE_SCHEDULE: z.string().optional(),
+  RAMP_RATE_SPREAD_BPS: z.string().default('20'),
   RAMP_DEFAULT_BLOCKCHAIN: z.enum(['ETHEREUM', 'BASE', 'TRON', 'POLYGON']).default('POLYGON'),
   RAMP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RAMP_SANDBOX_REVIEW_MS: ms(1500),
@@ -38,6 +42,8 @@ export interface Config extends Env {
   /** The origin that links (verification, block explorers of our own pages) are built on. */
   publicUrl: string;
   sandbox: boolean;
+  fees: FeeSchedule;
+  spreadBps: string;
 }
 
 export class ConfigError extends Error {
@@ -64,8 +70,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['RAMP_API_KEY', 'RAMP_SESSION_SECRET'] as const).filter((k) => !c[k]);
     if (missing.length) throw new ConfigError(missing.map((k) => `${k}: required with RAMP_UPSTREAM_URL (a pure BFF shares the upstream's key and session secret)`).join('\n'));
   }
+  let fees = defaultFeeSchedule;
+  if (c.RAMP_FEE_SCHEDULE) {
+    try {
+      fees = parseFeeSchedule(c.RAMP_FEE_SCHEDULE);
+    } catch (err) {
+      const detail = err instanceof FeeScheduleError ? err.message.replaceAll('\n', '; ') : (err as Error).message;
+      throw new ConfigError(`RAMP_FEE_SCHEDULE: ${detail}`);
+    }
+  }
+  let spreadBps: string;
+  try {
+    spreadBps = parseSpreadBps(c.RAMP_RATE_SPREAD_BPS);
+  } catch (err) {
+    throw new ConfigError(`RAMP_RATE_SPREAD_BPS: ${(err as Error).message.replace(/^spread: /, '')}`);
+  }
   return {
     ...c,
+    fees,
+    spreadBps,
     publicUrl: c.RAMP_PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     sandbox: c.RAMP_ENV === 'sandbox',
   };

@@ -27,3 +27,24 @@ export function transactionLimits(limits: LimitSet, used: { daily: string; month
     monthly: { max: limits.monthly, used: new Decimal(used.monthly).toFixed(2), remaining: remaining(limits.monthly, used.monthly) },
   };
 }
+
+export type LimitName = 'single' | 'daily' | 'monthly';
+
+/** The first limit an amount would break, with what remains of it; undefined when it fits all three. */
+export function breachedLimit(limits: LimitSet, used: { daily: string; monthly: string }, amountUsd: string): { limit: LimitName; max: string; remaining: string } | undefined {
+  const amount = new Decimal(amountUsd);
+  if (amount.gt(limits.single)) return { limit: 'single', max: limits.single, remaining: limits.single };
+  const daily = remaining(limits.daily, used.daily);
+  if (amount.gt(daily)) return { limit: 'daily', max: limits.daily, remaining: daily };
+  const monthly = remaining(limits.monthly, used.monthly);
+  if (amount.gt(monthly)) return { limit: 'monthly', max: limits.monthly, remaining: monthly };
+  return undefined;
+}
+
+/** Start of the UTC day and of the UTC calendar month containing `at`: the windows limits are counted in. */
+export function limitWindows(at: Date): { dayStart: Date; monthStart: Date } {
+  return {
+    dayStart: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())),
+    monthStart: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
+  };
+}

@@ -12,6 +12,9 @@ import { listDocuments, markDocuments } from '../store/queries/documents';
 import { insertEvent } from '../store/queries/events';
 import { enqueueJob } from '../store/queries/jobs';
 import { insertVerification, latestVerification, updateVerification, type VerificationRow } from '../store/queries/verifications';
+import type { RateSource } from '../domain/rates/rate-source';
+import { deriveWallets } from '../domain/wallets';
+import { insertWallets } from '../store/queries/wallets';
 import type { Tokens } from '../tokens';
 import { newId } from '../ids';
 import { loadKycSnapshots } from './kyc-state';
@@ -21,6 +24,8 @@ export interface FlowDeps {
   clock: Clock;
   tokens: Tokens;
   reviews: ReviewProvider;
+  rates: RateSource;
+  walletSeed: string;
 }
 
 export const REVIEW_JOB = 'verification.review';
@@ -36,6 +41,11 @@ async function moveCustomer(tx: Db, deps: FlowDeps, c: CustomerRow, to: Verifica
   assertMove(c.verificationStatus, to);
   const now = deps.clock.now();
   const row = await updateCustomer(tx, c.partnerId, c.id, { verificationStatus: to, updatedAt: now });
+  if (to === 'APPROVED') {
+    // One wallet per chain, in the same transaction as the approval: an approved customer always has somewhere to receive.
+    const list = deriveWallets({ seedHex: deps.walletSeed, customerId: c.id, sandbox: deps.config.sandbox, defaultBlockchain: deps.config.RAMP_DEFAULT_BLOCKCHAIN });
+    await insertWallets(tx, c.partnerId, c.id, list, now);
+  }
   const eventType = eventOf[to];
   if (eventType) await insertEvent(tx, { partnerId: c.partnerId, customerId: c.id, eventType, data: await presentCustomer(tx, deps, row) }, now);
   return row;

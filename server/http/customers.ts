@@ -116,6 +116,6 @@ export function customersApp(deps: Deps) {
       const q = c.req.valid('query');
       const row = await getCustomer(db, c.get('partnerId'), id);
       if (!row) throw notFound('Customer');
-      return c.json(await presentCustomer(db, deps, row, { includeTransactionLimits: q.includeTransactionLimits }), 200);
+      return c.json(await presentCustomer(db, deps, row, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances }), 200);
     });
 }

@@ -1,6 +1,7 @@
 // What the route modules need from the process: configuration, the store, the clock, signing, logs.
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { RateSource } from '../domain/rates/rate-source';
 import type { Logger } from '../logger';
 import type { ReviewProvider } from '../sandbox/review-provider';
 import type { Store } from '../store/db';
@@ -15,6 +16,9 @@ export interface Deps {
   tokens: Tokens;
   files: FileStore;
   reviews: ReviewProvider;
+  rates: RateSource;
+  /** Hex BIP-32 seed the customer wallets derive from. */
+  walletSeed: string;
   /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */
   apiKey: string;
 }

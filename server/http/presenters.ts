@@ -1,7 +1,10 @@
 // Rows → the response shapes of the contract. Each takes the executor it reads with, so it works inside a transaction too.
 import type { Customer } from '../../src/contract/customers';
 import type { AssociatedParty, Document, Verification } from '../../src/contract/kyc';
-import { defaultLimits, transactionLimits } from '../domain/limits';
+import { accounts } from '../domain/ledger';
+import type { TransactionLimits } from '../domain/limits';
+import { STABLECOINS } from '../domain/money';
+import { addressExplorerUrl } from '../domain/wallets';
 import { deriveRequirements, IDENTITY_DOCUMENT_TYPES } from '../domain/requirements';
 import { BUSINESS_PARTY_DOCUMENTS } from '../domain/verification';
 import { type KycSnapshot, loadKycSnapshots } from '../flows/kyc-state';
@@ -10,26 +13,51 @@ import type { PartyRow } from '../store/queries/associated-parties';
 import type { CustomerRow } from '../store/queries/customers';
 import type { DocumentRow } from '../store/queries/documents';
 import type { VerificationRow } from '../store/queries/verifications';
+import { accountBalances } from '../store/queries/ledger';
+import { customerLimits } from '../flows/limits';
+import { type WalletRow, walletsOf } from '../store/queries/wallets';
 import type { Deps } from './deps';
 
-type PresentDeps = Pick<Deps, 'tokens' | 'config'>;
+type PresentDeps = Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
 
-export async function presentCustomers(
-  db: Db,
-  deps: PresentDeps,
-  rows: CustomerRow[],
-  opts: { includeTransactionLimits?: boolean } = {},
-): Promise<Customer[]> {
-  if (rows.length === 0) return [];
-  const snapshots = await loadKycSnapshots(db, rows[0]!.partnerId, rows);
-  return Promise.all(rows.map((row) => presentWithSnapshot(row, snapshots.get(row.id)!, deps, opts)));
+export interface PresentOptions {
+  includeTransactionLimits?: boolean;
+  includeBalances?: boolean;
 }
 
-export async function presentCustomer(db: Db, deps: PresentDeps, row: CustomerRow, opts: { includeTransactionLimits?: boolean } = {}): Promise<Customer> {
+interface Extras {
+  snapshot: KycSnapshot;
+  wallets: WalletRow[];
+  balances?: { blockchain: string; asset: string; balance: string }[];
+  limits?: TransactionLimits;
+}
+
+export async function presentCustomers(db: Db, deps: PresentDeps, rows: CustomerRow[], opts: PresentOptions = {}): Promise<Customer[]> {
+  if (rows.length === 0) return [];
+  const partnerId = rows[0]!.partnerId;
+  const [snapshots, walletRows] = await Promise.all([loadKycSnapshots(db, partnerId, rows), walletsOf(db, partnerId, rows.map((r) => r.id))]);
+  return Promise.all(
+    rows.map(async (row) =>
+      presentWith(
+        row,
+        {
+          snapshot: snapshots.get(row.id)!,
+          wallets: walletRows.filter((w) => w.customerId === row.id),
+          balances: opts.includeBalances ? await accountBalances(db, partnerId, accounts.customer(row.id)) : undefined,
+          limits: opts.includeTransactionLimits ? await customerLimits(db, deps, row) : undefined,
+        },
+        deps,
+      ),
+    ),
+  );
+}
+
+export async function presentCustomer(db: Db, deps: PresentDeps, row: CustomerRow, opts: PresentOptions = {}): Promise<Customer> {
   return (await presentCustomers(db, deps, [row], opts))[0]!;
 }
 
-async function presentWithSnapshot(row: CustomerRow, snap: KycSnapshot, deps: PresentDeps, opts: { includeTransactionLimits?: boolean }): Promise<Customer> {
+async function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps): Promise<Customer> {
+  const snap = x.snapshot;
   const token = await deps.tokens.signVerificationLink(row.partnerId, row.id);
   return {
     id: row.id,
@@ -40,7 +68,20 @@ async function presentWithSnapshot(row: CustomerRow, snap: KycSnapshot, deps: Pr
     ...(row.country ? { country: row.country } : {}),
     ...(row.email ? { email: row.email } : {}),
     metadata: row.metadata,
-    wallets: [],
+    wallets: x.wallets.map((w) => ({
+      blockchain: w.blockchain,
+      address: w.address,
+      blockExplorerUrl: addressExplorerUrl(w.blockchain, w.address, deps.config.sandbox),
+      isDefault: w.isDefault,
+      ...(x.balances
+        ? {
+            balances: STABLECOINS.map((coin) => ({
+              stablecoin: coin,
+              balance: x.balances!.find((b) => b.blockchain === w.blockchain && b.asset === coin)?.balance ?? '0.000000',
+            })),
+          }
+        : {}),
+    })),
     verification: { status: row.verificationStatus, level: 'STANDARD', link: `${deps.config.publicUrl}/verify/${token}` },
     requirements: deriveRequirements({
       type: row.type,
@@ -51,7 +92,7 @@ async function presentWithSnapshot(row: CustomerRow, snap: KycSnapshot, deps: Pr
       livenessDone: snap.kyc.livenessDone,
     }),
     ...(row.additionalInformation ? { additionalInformation: row.additionalInformation } : {}),
-    ...(opts.includeTransactionLimits ? { transactionLimits: transactionLimits(defaultLimits[row.type], { daily: '0', monthly: '0' }) } : {}),
+    ...(x.limits ? { transactionLimits: x.limits } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

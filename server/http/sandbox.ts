@@ -9,6 +9,14 @@ import { sandboxRejectedDocument } from '../sandbox/review-provider';
 import { lockCustomer } from '../store/queries/customers';
 import { latestVerification } from '../store/queries/verifications';
 import { CustomerIdParam } from './customer-path';
+import { BlockchainSchema } from '../../src/contract/customers';
+import { accounts } from '../domain/ledger';
+import { parseAmount } from '../domain/money';
+import { invalid } from '../domain/errors';
+import type { AdjustableClock } from '../clock';
+import { accountBalances, postMovement } from '../store/queries/ledger';
+import { walletsOf } from '../store/queries/wallets';
+import { getCustomer } from '../store/queries/customers';
 import { presentCustomer } from './presenters';
 import { createPartner } from '../store/queries/partners';
 import type { Deps } from './deps';
@@ -64,6 +72,44 @@ const reviewRoute = createRoute({
   },
 });
 
+const FundBody = z
+  .object({
+    customerId: z.uuid(),
+    blockchain: BlockchainSchema,
+    stablecoin: z.enum(['USDC', 'USDT']),
+    amount: z.string().openapi({ example: '100.000000' }),
+  })
+  .strict()
+  .openapi('SandboxFund');
+
+const fundRoute = createRoute({
+  operationId: 'sandboxFundWallet',
+  method: 'post',
+  path: '/sandbox/wallets/fund',
+  tags: ['Sandbox'],
+  summary: "Credit a customer's wallet from the sandbox treasury (sandbox only)",
+  request: { body: { required: true, content: { 'application/json': { schema: FundBody } } } },
+  responses: {
+    200: {
+      description: 'The new balance',
+      content: { 'application/json': { schema: z.object({ customerId: z.uuid(), blockchain: BlockchainSchema, stablecoin: z.string(), balance: z.string() }) } },
+    },
+    ...problems(400, 401, 404, 409),
+  },
+});
+
+const clockRoute = createRoute({
+  operationId: 'sandboxAdvanceClock',
+  method: 'post',
+  path: '/sandbox/clock/advance',
+  tags: ['Sandbox'],
+  summary: "Move the service clock forward, so expiries and delays pass without waiting (sandbox only)",
+  request: {
+    body: { required: true, content: { 'application/json': { schema: z.object({ seconds: z.number().int().min(1).max(31 * 86400) }).strict().openapi('SandboxClockAdvance') } } },
+  },
+  responses: { 200: { description: 'The service time now', content: { 'application/json': { schema: z.object({ now: z.iso.datetime() }) } } }, ...problems(400, 401) },
+});
+
 export function sandboxApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
@@ -76,6 +122,38 @@ export function sandboxApp(deps: Deps) {
     .openapi(livenessRoute, async (c) => {
       const row = await completeLiveness(db, deps, c.get('partnerId'), c.req.valid('param').id);
       return c.json(await presentCustomer(db, deps, row), 200);
+    })
+    .openapi(fundRoute, async (c) => {
+      const body = c.req.valid('json');
+      const partnerId = c.get('partnerId');
+      const amount = parseAmount(body.amount, body.stablecoin);
+      if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message }]);
+      const customer = await getCustomer(db, partnerId, body.customerId);
+      if (!customer) throw notFound('Customer');
+      const wallet = (await walletsOf(db, partnerId, [customer.id])).find((w) => w.blockchain === body.blockchain);
+      if (!wallet) throw new AppError('INVALID_STATE', 'The customer has no wallets yet: wallets are provisioned when verification is APPROVED.');
+      const value = amount.value.toFixed(6);
+      await db.transaction((tx) =>
+        postMovement(
+          tx,
+          {
+            partnerId,
+            kind: 'sandbox.fund',
+            reference: customer.id,
+            entries: [
+              { account: accounts.sandboxTreasury, blockchain: body.blockchain, asset: body.stablecoin, amount: `-${value}` },
+              { account: accounts.customer(customer.id), blockchain: body.blockchain, asset: body.stablecoin, amount: value },
+            ],
+          },
+          deps.clock.now(),
+        ),
+      );
+      const balance = (await accountBalances(db, partnerId, accounts.customer(customer.id))).find((b) => b.blockchain === body.blockchain && b.asset === body.stablecoin);
+      return c.json({ customerId: customer.id, blockchain: body.blockchain, stablecoin: body.stablecoin, balance: balance?.balance ?? '0.000000' }, 200);
+    })
+    .openapi(clockRoute, async (c) => {
+      const { seconds } = c.req.valid('json');
+      return c.json({ now: (deps.clock as AdjustableClock).advance(seconds).toISOString() }, 200);
     })
     .openapi(reviewRoute, async (c) => {
       const { id } = c.req.valid('param');

@@ -83,3 +83,12 @@ export async function readyIndividual(server: TestServer, api: Api, apiKey: stri
   }
   return id;
 }
+
+/** An individual taken all the way to APPROVED (and so with wallets). */
+export async function approvedIndividual(server: TestServer, api: Api, apiKey: string, lastDigit = 0): Promise<string> {
+  const id = await readyIndividual(server, api, apiKey, lastDigit);
+  await api.post(`/v2/sandbox/customers/${id}/liveness`);
+  const res = await api.post(`/v2/sandbox/customers/${id}/review`, { outcome: 'APPROVED' });
+  if (res.status !== 200) throw new Error(res.text);
+  return id;
+}

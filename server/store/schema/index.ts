@@ -9,3 +9,8 @@ export * from './documents';
 export * from './associated-parties';
 export * from './verifications';
 export * from './jobs';
+export * from './wallets';
+export * from './ledger';
+export * from './exchange-rates';
+export * from './partner-fees';
+export * from './limits';

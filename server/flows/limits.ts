@@ -1,0 +1,50 @@
+// Transaction limits as the service applies them: the customer's limits and usage, and the atomic check-and-reserve the transaction endpoints call.
+import { Decimal } from 'decimal.js';
+import { AppError } from '../domain/errors';
+import { breachedLimit, defaultLimits, type LimitSet, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
+import type { Currency } from '../domain/money';
+import type { RateSource } from '../domain/rates/rate-source';
+import type { Clock } from '../clock';
+import type { Db } from '../store/db';
+import { type CustomerRow, lockCustomer } from '../store/queries/customers';
+import { getOverride, insertReservation, usedSince } from '../store/queries/limits';
+
+export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
+  const base = defaultLimits[row.type];
+  const o = await getOverride(db, row.partnerId, row.id);
+  return { single: o?.single ?? base.single, daily: o?.daily ?? base.daily, monthly: o?.monthly ?? base.monthly };
+}
+
+export async function customerLimits(db: Db, deps: { clock: Clock }, row: CustomerRow): Promise<TransactionLimits> {
+  const limits = await limitSetOf(db, row);
+  return transactionLimits(limits, await usedSince(db, row.partnerId, row.id, limitWindows(deps.clock.now())));
+}
+
+/** An amount in USD-equivalent at the mid rate, rounded up to the cent (limits are never under-counted). */
+export async function usdEquivalent(rates: RateSource, currency: Currency, amount: string, at: Date): Promise<string> {
+  if (currency === 'USD') return new Decimal(amount).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2);
+  const mid = await rates.midRate(currency, 'USD', at);
+  return new Decimal(amount).times(mid).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2);
+}
+
+/**
+ * Checks the amount against single, daily and monthly limits and reserves it, in the caller's transaction. The customer row
+ * is locked first, so two concurrent transactions that each fit alone are counted one after the other: the second sees the
+ * first's reservation and is refused if together they break a limit.
+ */
+export async function reserveLimit(tx: Db, deps: { clock: Clock }, c: { partnerId: string; customerId: string }, amountUsd: string, reference: string): Promise<void> {
+  const row = await lockCustomer(tx, c.partnerId, c.customerId);
+  if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
+  const now = deps.clock.now();
+  const limits = await limitSetOf(tx, row);
+  const used = await usedSince(tx, row.partnerId, row.id, limitWindows(now));
+  const breach = breachedLimit(limits, used, amountUsd);
+  if (breach) {
+    throw new AppError(
+      'TRANSACTION_LIMIT_EXCEEDED',
+      `This transaction (${amountUsd} USD-equivalent) exceeds the ${breach.limit} limit of ${breach.max} USD; ${breach.remaining} USD remains.`,
+      { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
+    );
+  }
+  await insertReservation(tx, { partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
+}

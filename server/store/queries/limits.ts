@@ -1,0 +1,52 @@
+// Limit overrides and reservations: what a customer may move, and what it has used in the current UTC day and month.
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { newId } from '../../ids';
+import type { Db } from '../db';
+import { limitOverrides, limitReservations } from '../schema/index';
+
+export async function getOverride(db: Db, partnerId: string, customerId: string) {
+  const [row] = await db
+    .select()
+    .from(limitOverrides)
+    .where(and(eq(limitOverrides.partnerId, partnerId), eq(limitOverrides.customerId, customerId)));
+  return row;
+}
+
+export async function putOverride(tx: Db, partnerId: string, customerId: string, set: { single: string | null; daily: string | null; monthly: string | null }, at: Date) {
+  await tx
+    .insert(limitOverrides)
+    .values({ partnerId, customerId, ...set, updatedAt: at })
+    .onConflictDoUpdate({ target: [limitOverrides.partnerId, limitOverrides.customerId], set: { ...set, updatedAt: at } });
+}
+
+/** USD used since each window start, counting reservations not released. */
+export async function usedSince(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
+  const [row] = await db
+    .select({
+      daily: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}) FILTER (WHERE ${limitReservations.createdAt} >= ${windows.dayStart.toISOString()}::timestamptz), 0)::text`,
+      monthly: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}), 0)::text`,
+    })
+    .from(limitReservations)
+    .where(
+      and(
+        eq(limitReservations.partnerId, partnerId),
+        eq(limitReservations.customerId, customerId),
+        isNull(limitReservations.releasedAt),
+        gte(limitReservations.createdAt, windows.monthStart),
+      ),
+    );
+  return { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' };
+}
+
+export async function insertReservation(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): Promise<string> {
+  const id = newId();
+  await tx.insert(limitReservations).values({ id, ...r, createdAt: at });
+  return id;
+}
+
+export async function releaseReservation(tx: Db, partnerId: string, reference: string, at: Date): Promise<void> {
+  await tx
+    .update(limitReservations)
+    .set({ releasedAt: at })
+    .where(and(eq(limitReservations.partnerId, partnerId), eq(limitReservations.reference, reference), isNull(limitReservations.releasedAt)));
+}

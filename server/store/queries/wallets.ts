@@ -1,0 +1,24 @@
+// Wallet rows: provisioned once per customer and chain, read with the customer.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Wallet } from '../../domain/wallets';
+import { newId } from '../../ids';
+import type { Db } from '../db';
+import { wallets } from '../schema/index';
+
+export type WalletRow = typeof wallets.$inferSelect;
+
+export async function insertWallets(tx: Db, partnerId: string, customerId: string, list: Wallet[], at: Date): Promise<void> {
+  await tx
+    .insert(wallets)
+    .values(list.map((w) => ({ id: newId(), partnerId, customerId, blockchain: w.blockchain, address: w.address, isDefault: w.isDefault, createdAt: at })))
+    .onConflictDoNothing({ target: [wallets.customerId, wallets.blockchain] });
+}
+
+export function walletsOf(db: Db, partnerId: string, customerIds: string[]): Promise<WalletRow[]> {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.partnerId, partnerId), inArray(wallets.customerId, customerIds)))
+    .orderBy(asc(wallets.blockchain));
+}

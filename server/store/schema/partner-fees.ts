@@ -1,0 +1,18 @@
+// Partner fees: charged on top of the service's own, paid to the partner's wallet.
+import { jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, id, partnerId } from './columns';
+
+export interface StoredPartnerFees {
+  onRamp: { rate: string; flatAmount: string };
+  offRamp: { rate: string; flatAmount: string };
+}
+
+export const partnerFees = pgTable('partner_fees', {
+  id: id(),
+  partnerId: partnerId(),
+  name: text('name').notNull(),
+  walletAddress: text('wallet_address').notNull(),
+  blockchain: text('blockchain', { enum: ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'] }).notNull(),
+  fees: jsonb('fees').$type<StoredPartnerFees>().notNull(),
+  createdAt: createdAt(),
+});
