@@ -6,7 +6,9 @@ import { bearerAuth } from './http/auth';
 import { additionalInformationApp } from './http/additional-information';
 import { associatedPartiesApp } from './http/associated-parties';
 import { customersApp } from './http/customers';
+import { bankAccountsApp } from './http/bank-accounts';
 import { documentsApp } from './http/documents';
+import { transactionsApp } from './http/transactions';
 import { exchangeRatesApp } from './http/exchange-rates';
 import { partnerFeesApp } from './http/partner-fees';
 import { transactionLimitsApp } from './http/transaction-limits';
@@ -58,12 +60,14 @@ export function createApp(deps: AppDeps) {
   v2.route('/', transactionLimitsApp(deps));
   v2.route('/', exchangeRatesApp(deps));
   v2.route('/', partnerFeesApp(deps));
+  v2.route('/', bankAccountsApp(deps));
+  v2.route('/', transactionsApp(deps));
   v2.route('/', widgetSessionsApp(deps));
   if (config.sandbox) v2.route('/', sandboxApp(deps));
   app.route('/v2', v2);
 
   const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req) });
-  const bff = bffApp({ upstream, tokens: deps.tokens, publicUrl: config.publicUrl, partnerId: config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId });
+  const bff = bffApp({ upstream, tokens: deps.tokens, publicUrl: config.publicUrl, sandbox: config.sandbox, partnerId: config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId });
   const bffUploads = /^\/bff\/customer\/documents$/;
   app.use('/bff/*', jsonBodyLimit({ except: bffUploads }), jsonOnly({ multipartPaths: bffUploads }));
   app.route('/bff', bff);

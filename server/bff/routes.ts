@@ -13,6 +13,7 @@ export interface BffDeps {
   upstream: Upstream;
   tokens: Tokens;
   publicUrl: string;
+  sandbox: boolean;
   /** The partner whose key the upstream client holds, when known (in-process); tokens of other partners are refused. */
   partnerId?: string;
 }
@@ -85,7 +86,63 @@ export function bffApp(deps: BffDeps) {
     return c.json({ customer, session }, 201);
   });
 
+  // Transactions and bank accounts of the session's customer only: ids from the browser are checked against it, and a
+  // foreign id answers 404 exactly like a missing one.
+  const ownTransaction = async (c: Context<BffEnv>, id: string) => {
+    const t = await deps.upstream.getTransaction(id, ctx(c)).catch(notFoundAs404);
+    if (t.customerId !== boundCustomer(c)) throw new AppError('NOT_FOUND', 'Transaction not found');
+    return t;
+  };
+  const ownAccount = async (c: Context<BffEnv>, id: string) => {
+    const a = await deps.upstream.getBankAccount(id, ctx(c)).catch(notFoundAs404);
+    if (a.customerId !== boundCustomer(c)) throw new AppError('NOT_FOUND', 'Bank account not found');
+    return a;
+  };
+  const page = (c: Context<BffEnv>) => ({ customerId: boundCustomer(c), size: c.req.query('size'), cursor: c.req.query('cursor') });
+  const noPartnerFee = (body: Record<string, unknown>) => {
+    for (const k of ['customerId', 'partnerFeeId']) {
+      if (k in body) throw new AppError('VALIDATION_FAILED', 'The session decides the customer and the partner fee.', { errors: [{ path: k, message: 'is not accepted here' }] });
+    }
+  };
+
+  app.post('/transactions/on-ramp', async (c) => {
+    const body = await jsonBody<Record<string, unknown>>(c);
+    noPartnerFee(body);
+    return c.json(await deps.upstream.createOnRamp({ ...(body as object), customerId: boundCustomer(c) } as never, ctx(c)), 201);
+  });
+  app.post('/transactions/off-ramp', async (c) => {
+    const body = await jsonBody<Record<string, unknown>>(c);
+    noPartnerFee(body);
+    if (typeof body.bankAccountId === 'string') await ownAccount(c, body.bankAccountId);
+    return c.json(await deps.upstream.createOffRamp(body as never, ctx(c)), 201);
+  });
+  app.get('/transactions', async (c) => c.json(await deps.upstream.listTransactions(page(c), ctx(c))));
+  app.get('/transactions/:id', async (c) => c.json(await ownTransaction(c, c.req.param('id'))));
+  app.get('/bank-accounts', async (c) => c.json(await deps.upstream.listBankAccounts(page(c), ctx(c))));
+  app.post('/bank-accounts', async (c) => {
+    const body = await jsonBody<Record<string, unknown>>(c);
+    noPartnerFee(body);
+    return c.json(await deps.upstream.createBankAccount({ ...(body as object), customerId: boundCustomer(c) } as never, ctx(c)), 201);
+  });
+  app.delete('/bank-accounts/:id', async (c) => {
+    await ownAccount(c, c.req.param('id'));
+    await deps.upstream.deleteBankAccount(c.req.param('id'), ctx(c));
+    return c.body(null, 204);
+  });
+  if (deps.sandbox) {
+    app.post('/sandbox/transactions/:id/pay', async (c) => {
+      await ownTransaction(c, c.req.param('id'));
+      return c.json(await deps.upstream.sandboxPay(c.req.param('id'), ctx(c)));
+    });
+  }
+
   return app;
+}
+
+/** A malformed id from the browser is simply not found here. */
+function notFoundAs404(err: unknown): never {
+  if (err instanceof UpstreamProblem && (err.status === 400 || err.status === 404)) throw new AppError('NOT_FOUND', 'Not found');
+  throw err;
 }
 
 /** The customer the session is bound to; an onboarding session that has not created one yet has nothing to act on. */

@@ -2,6 +2,9 @@
 import ky, { type KyInstance } from 'ky';
 import type { Customer, CreateCustomerRequest } from '../../src/contract/customers';
 import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
+import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
+import type { Pagination } from '../../src/contract/common';
+import type { OffRampRequest, OnRampRequest, Transaction } from '../../src/contract/transactions';
 import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, Verification } from '../../src/contract/kyc';
 import type { WidgetSession } from '../../src/contract/widget-sessions';
 import { AppError } from '../domain/errors';
@@ -23,6 +26,9 @@ export interface Ctx {
 }
 
 const headersOf = (ctx: Ctx): Record<string, string | undefined> => ({ 'x-request-id': ctx.requestId, 'idempotency-key': ctx.idempotencyKey });
+
+const query = (q: Record<string, string | undefined>) =>
+  new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')).toString();
 
 export interface UpstreamOptions {
   apiKey: string;
@@ -46,7 +52,7 @@ export class Upstream {
   }
 
   private async call<T>(
-    method: 'get' | 'post' | 'patch',
+    method: 'get' | 'post' | 'patch' | 'delete',
     path: string,
     opts: { json?: unknown; body?: ReadableStream<Uint8Array> | null; headers?: Record<string, string | undefined> } = {},
   ): Promise<T> {
@@ -57,7 +63,7 @@ export class Upstream {
     } catch (err) {
       throw new AppError('UPSTREAM_UNAVAILABLE', `The Ramp service could not be reached (${(err as Error).name}).`);
     }
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    const body = res.status === 204 ? {} : ((await res.json().catch(() => ({}))) as Record<string, unknown>);
     if (!res.ok) throw new UpstreamProblem(res.status, body);
     return body as T;
   }
@@ -104,6 +110,42 @@ export class Upstream {
 
   quote(body: QuoteRequest, ctx: Ctx): Promise<Quote> {
     return this.call('post', 'exchange-rates', { json: body, headers: headersOf(ctx) });
+  }
+
+  createOnRamp(body: OnRampRequest, ctx: Ctx): Promise<Transaction> {
+    return this.call('post', 'transactions/on-ramp', { json: body, headers: headersOf(ctx) });
+  }
+
+  createOffRamp(body: OffRampRequest, ctx: Ctx): Promise<Transaction> {
+    return this.call('post', 'transactions/off-ramp', { json: body, headers: headersOf(ctx) });
+  }
+
+  getTransaction(id: string, ctx: Ctx): Promise<Transaction> {
+    return this.call('get', `transactions/${encodeURIComponent(id)}`, { headers: headersOf(ctx) });
+  }
+
+  listTransactions(q: { customerId: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: Transaction[]; pagination: Pagination }> {
+    return this.call('get', `transactions?${query(q)}`, { headers: headersOf(ctx) });
+  }
+
+  listBankAccounts(q: { customerId: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: BankAccount[]; pagination: Pagination }> {
+    return this.call('get', `bank-accounts?${query(q)}`, { headers: headersOf(ctx) });
+  }
+
+  getBankAccount(id: string, ctx: Ctx): Promise<BankAccount> {
+    return this.call('get', `bank-accounts/${encodeURIComponent(id)}`, { headers: headersOf(ctx) });
+  }
+
+  createBankAccount(body: CreateBankAccount, ctx: Ctx): Promise<BankAccount> {
+    return this.call('post', 'bank-accounts', { json: body, headers: headersOf(ctx) });
+  }
+
+  deleteBankAccount(id: string, ctx: Ctx): Promise<void> {
+    return this.call('delete', `bank-accounts/${encodeURIComponent(id)}`, { headers: headersOf(ctx) });
+  }
+
+  sandboxPay(id: string, ctx: Ctx): Promise<Transaction> {
+    return this.call('post', `sandbox/transactions/${encodeURIComponent(id)}/pay`, { headers: headersOf(ctx) });
   }
 
   createWidgetSession(

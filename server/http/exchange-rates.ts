@@ -3,11 +3,10 @@ import { createRoute } from '@hono/zod-openapi';
 import { type Quote, QuoteRequestSchema, QuoteSchema } from '../../src/contract/exchange-rates';
 import { invalid, notFound } from '../domain/errors';
 import { timeLockSeconds, type TimeLock } from '../domain/fee-schedule';
-import { priceQuote, validatePair } from '../domain/pricing';
+import { priceFor } from '../flows/quotes';
 import { newId } from '../ids';
 import { getCustomer } from '../store/queries/customers';
 import { insertLockedQuote } from '../store/queries/exchange-rates';
-import { getPartnerFee } from '../store/queries/partner-fees';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
 
@@ -40,47 +39,13 @@ export function exchangeRatesApp(deps: Deps) {
       issues.push({ path: body.sourceAmount === undefined ? 'sourceAmount' : 'targetAmount', message: 'give exactly one of sourceAmount and targetAmount' });
     }
     if (issues.length) throw invalid(issues);
-    const pair = validatePair(body.sourceCurrency, body.targetCurrency, body.rail);
     if (!(await getCustomer(db, partnerId, body.customerId))) throw notFound('Customer');
-    let partnerFee = null;
-    if (body.partnerFeeId) {
-      const fee = await getPartnerFee(db, partnerId, body.partnerFeeId);
-      if (!fee) throw invalid([{ path: 'partnerFeeId', message: 'is not a partner fee of yours' }]);
-      partnerFee = fee.fees[pair.direction];
-    }
-    const now = deps.clock.now();
-    const rate = await deps.rates.quoteRate(pair.sourceCurrency, pair.targetCurrency, now);
-    const priced = priceQuote({
-      sourceCurrency: body.sourceCurrency,
-      targetCurrency: body.targetCurrency,
-      rail: body.rail,
-      sourceAmount: body.sourceAmount,
-      targetAmount: body.targetAmount,
-      timeLock: body.timeLock,
-      partnerFee,
-      rate,
-      schedule: deps.config.fees,
-    });
-    const quote: Quote = {
-      type: body.type,
-      customerId: body.customerId,
-      rail: body.rail,
-      blockchain: body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN,
-      sourceCurrency: body.sourceCurrency,
-      sourceAmount: priced.sourceAmount,
-      targetCurrency: body.targetCurrency,
-      baseTargetAmount: priced.baseTargetAmount,
-      baseExchangeRate: priced.baseExchangeRate,
-      fees: priced.fees,
-      finalTargetAmount: priced.finalTargetAmount,
-      finalExchangeRate: priced.finalExchangeRate,
-      partnerFeeId: body.partnerFeeId ?? null,
-      createdAt: now.toISOString(),
-    };
+    const quote = await priceFor(db, deps, partnerId, body);
+    const now = new Date(quote.createdAt);
     if (body.type === 'FLOATING') return c.json(quote, 200);
     const id = newId();
-    const expiresAt = new Date(now.getTime() + timeLockSeconds(priced.timeLock as TimeLock) * 1000);
-    const locked: Quote = { id, ...quote, timeLock: priced.timeLock, expiresAt: expiresAt.toISOString() };
+    const expiresAt = new Date(now.getTime() + timeLockSeconds(quote.timeLock as TimeLock) * 1000);
+    const locked: Quote = { id, ...quote, expiresAt: expiresAt.toISOString() };
     await insertLockedQuote(db, { id, partnerId, customerId: body.customerId, quote: locked, expiresAt, createdAt: now });
     return c.json(locked, 200);
   });

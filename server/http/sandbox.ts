@@ -17,6 +17,8 @@ import type { AdjustableClock } from '../clock';
 import { accountBalances, postMovement } from '../store/queries/ledger';
 import { walletsOf } from '../store/queries/wallets';
 import { getCustomer } from '../store/queries/customers';
+import { TransactionSchema } from '../../src/contract/transactions';
+import { failTransaction, payOnRamp, presentTransaction } from '../flows/transactions';
 import { presentCustomer } from './presenters';
 import { createPartner } from '../store/queries/partners';
 import type { Deps } from './deps';
@@ -110,6 +112,29 @@ const clockRoute = createRoute({
   responses: { 200: { description: 'The service time now', content: { 'application/json': { schema: z.object({ now: z.iso.datetime() }) } } }, ...problems(400, 401) },
 });
 
+const TxIdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+const txResponse = { 200: { description: 'The transaction', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(401, 404, 409) };
+
+const payRoute = createRoute({
+  operationId: 'sandboxPayTransaction',
+  method: 'post',
+  path: '/sandbox/transactions/{id}/pay',
+  tags: ['Sandbox'],
+  summary: 'Pay an on-ramp as the payer would (sandbox only)',
+  request: { params: TxIdParam },
+  responses: txResponse,
+});
+
+const failRoute = createRoute({
+  operationId: 'sandboxFailTransaction',
+  method: 'post',
+  path: '/sandbox/transactions/{id}/fail',
+  tags: ['Sandbox'],
+  summary: 'Force a failure: an on-ramp FAILS, an off-ramp is REFUNDED (sandbox only)',
+  request: { params: TxIdParam },
+  responses: txResponse,
+});
+
 export function sandboxApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
@@ -151,6 +176,10 @@ export function sandboxApp(deps: Deps) {
       const balance = (await accountBalances(db, partnerId, accounts.customer(customer.id))).find((b) => b.blockchain === body.blockchain && b.asset === body.stablecoin);
       return c.json({ customerId: customer.id, blockchain: body.blockchain, stablecoin: body.stablecoin, balance: balance?.balance ?? '0.000000' }, 200);
     })
+    .openapi(payRoute, async (c) => c.json(presentTransaction(await payOnRamp(db, deps, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .openapi(failRoute, async (c) =>
+      c.json(presentTransaction(await failTransaction(db, deps, c.get('partnerId'), c.req.valid('param').id, { code: 'SANDBOX_FAILURE', message: 'Failed on request in sandbox.' })), 200),
+    )
     .openapi(clockRoute, async (c) => {
       const { seconds } = c.req.valid('json');
       return c.json({ now: (deps.clock as AdjustableClock).advance(seconds).toISOString() }, 200);

@@ -1,10 +1,16 @@
 // The workers of this process: one job runner with a handler per job kind.
 import type { Deps } from '../http/deps';
 import { REVIEW_JOB, runReview } from '../flows/verification';
+import { BANK_REVIEW_JOB, reviewBankAccountJob } from '../flows/bank-accounts';
+import { autopayJob, expireJob, stepJob, TX_EXPIRE_JOB, TX_PAY_JOB, TX_STEP_JOB } from '../flows/transactions';
 import { JobRunner } from './runner';
 
 export function createWorkers(deps: Deps): JobRunner {
   return new JobRunner(deps.store.db, deps.clock, deps.logger, {
     [REVIEW_JOB]: (tx, job) => runReview(tx, deps, job),
+    [BANK_REVIEW_JOB]: (tx, job) => reviewBankAccountJob(tx, deps, job),
+    [TX_STEP_JOB]: (tx, job) => stepJob(tx, deps, job),
+    [TX_EXPIRE_JOB]: (tx, job) => expireJob(tx, deps, job),
+    [TX_PAY_JOB]: (tx, job) => autopayJob(tx, deps, job),
   });
 }

@@ -14,3 +14,5 @@ export * from './ledger';
 export * from './exchange-rates';
 export * from './partner-fees';
 export * from './limits';
+export * from './bank-accounts';
+export * from './transactions';

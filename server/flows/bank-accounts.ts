@@ -1,0 +1,87 @@
+// Bank accounts as they move: creation with the holder under verification, and the (sandbox) holder review that approves or rejects it.
+import type { CreateBankAccount } from '../../src/contract/bank-accounts';
+import { checkBirthDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { isAlpha3Country } from '../../src/contract/countries';
+import { normalizeTaxId } from '../../src/contract/tax-id';
+import { type AccountRail, checkIdentifier, currencyOfRail } from '../domain/bank-accounts';
+import { type FieldIssue, invalid } from '../domain/errors';
+import { assertWritable } from '../domain/verification';
+import type { Deps } from '../http/deps';
+import { newId } from '../ids';
+import type { Db } from '../store/db';
+import { type BankAccountRow, insertBankAccount, lockBankAccount, updateBankAccount } from '../store/queries/bank-accounts';
+import { lockCustomer } from '../store/queries/customers';
+import { insertEvent } from '../store/queries/events';
+import { enqueueJob } from '../store/queries/jobs';
+
+export const BANK_REVIEW_JOB = 'bank_account.review';
+
+type BankDeps = Pick<Deps, 'clock' | 'config'>;
+
+export function presentBankAccount(r: BankAccountRow) {
+  return {
+    id: r.id,
+    customerId: r.customerId,
+    name: r.name,
+    type: 'EXTERNAL' as const,
+    rail: r.rail,
+    currency: r.currency,
+    identifier: r.identifier,
+    holder: { ...(r.holder as Record<string, unknown>), verification: { status: r.holderStatus, level: 'BASIC' as const } },
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export async function createBankAccount(db: Db, deps: BankDeps, partnerId: string, body: CreateBankAccount): Promise<BankAccountRow> {
+  const issues: FieldIssue[] = [];
+  const rail = body.rail as AccountRail;
+  if (body.currency !== currencyOfRail[rail]) issues.push({ path: 'currency', message: `must be ${currencyOfRail[rail]} for ${rail}` });
+  const identifier = checkIdentifier(rail, body.identifier as Record<string, string>, issues);
+  const h = body.holder;
+  const now = deps.clock.now();
+  if (h.type === 'INDIVIDUAL' && !h.name) issues.push({ path: 'holder.name', message: 'is required for an individual holder' });
+  if (h.type === 'BUSINESS' && !h.legalName) issues.push({ path: 'holder.legalName', message: 'is required for a business holder' });
+  if (!isAlpha3Country(h.address.country)) issues.push({ path: 'holder.address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
+  const taxIssue = checkTaxId(h.taxId, h.type, isAlpha3Country(h.address.country) ? h.address.country : undefined);
+  if (taxIssue) issues.push({ path: 'holder.taxId', message: fieldErrorMessages[taxIssue] });
+  if (h.birthDate) {
+    const e = checkBirthDate(h.birthDate, now);
+    if (e) issues.push({ path: 'holder.birthDate', message: fieldErrorMessages[e] });
+  }
+  if (issues.length) throw invalid(issues);
+  return db.transaction(async (tx) => {
+    const customer = await lockCustomer(tx, partnerId, body.customerId);
+    if (!customer) throw invalid([{ path: 'customerId', message: 'is not a customer of yours' }]);
+    assertWritable(customer.verificationStatus);
+    const row = await insertBankAccount(tx, {
+      id: newId(),
+      partnerId,
+      customerId: customer.id,
+      name: body.name,
+      rail,
+      currency: body.currency,
+      identifier,
+      holder: { ...h, taxId: normalizeTaxId(h.taxId) },
+      holderStatus: 'UNDER_VERIFICATION',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await insertEvent(tx, { partnerId, customerId: customer.id, eventType: 'bank_account.under_verification', data: presentBankAccount(row) }, now);
+    if (deps.config.sandbox) {
+      await enqueueJob(tx, { partnerId, kind: BANK_REVIEW_JOB, payload: { bankAccountId: row.id }, runAt: new Date(now.getTime() + deps.config.RAMP_SANDBOX_BANK_ACCOUNT_MS) });
+    }
+    return row;
+  });
+}
+
+/** Job (sandbox): a holder whose taxId ends in 3 is rejected, any other approved. */
+export async function reviewBankAccountJob(tx: Db, deps: BankDeps, job: { partnerId: string; payload: Record<string, unknown> }): Promise<void> {
+  const row = await lockBankAccount(tx, job.partnerId, String(job.payload.bankAccountId));
+  if (!row || row.holderStatus !== 'UNDER_VERIFICATION') return;
+  const taxId = String((row.holder as { taxId?: string }).taxId ?? '');
+  const status = taxId.endsWith('3') ? 'FINAL_REJECTION' : 'APPROVED';
+  const now = deps.clock.now();
+  const updated = (await updateBankAccount(tx, row.id, { holderStatus: status, updatedAt: now }))!;
+  await insertEvent(tx, { partnerId: row.partnerId, customerId: row.customerId, eventType: `bank_account.${status.toLowerCase()}`, data: presentBankAccount(updated) }, now);
+}

@@ -1,0 +1,50 @@
+// Pricing a quote for a customer: the rate of the moment, the fee schedule, the partner fee. Used by /exchange-rates and by transactions without a locked quote.
+import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
+import { invalid } from '../domain/errors';
+import { priceQuote, validatePair } from '../domain/pricing';
+import type { Db } from '../store/db';
+import { getPartnerFee } from '../store/queries/partner-fees';
+import type { Deps } from '../http/deps';
+
+export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config'>;
+
+/** Prices `req` now; the result is a FLOATING or LOCKED quote body without id or expiry (locking stores it). */
+export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: QuoteRequest): Promise<Quote> {
+  const pair = validatePair(req.sourceCurrency, req.targetCurrency, req.rail);
+  let partnerFee = null;
+  if (req.partnerFeeId) {
+    const fee = await getPartnerFee(db, partnerId, req.partnerFeeId);
+    if (!fee) throw invalid([{ path: 'partnerFeeId', message: 'is not a partner fee of yours' }]);
+    partnerFee = fee.fees[pair.direction];
+  }
+  const now = deps.clock.now();
+  const rate = await deps.rates.quoteRate(pair.sourceCurrency, pair.targetCurrency, now);
+  const priced = priceQuote({
+    sourceCurrency: req.sourceCurrency,
+    targetCurrency: req.targetCurrency,
+    rail: req.rail,
+    sourceAmount: req.sourceAmount,
+    targetAmount: req.targetAmount,
+    timeLock: req.timeLock,
+    partnerFee,
+    rate,
+    schedule: deps.config.fees,
+  });
+  return {
+    type: req.type,
+    customerId: req.customerId,
+    rail: req.rail,
+    blockchain: req.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN,
+    sourceCurrency: req.sourceCurrency,
+    sourceAmount: priced.sourceAmount,
+    targetCurrency: req.targetCurrency,
+    baseTargetAmount: priced.baseTargetAmount,
+    baseExchangeRate: priced.baseExchangeRate,
+    fees: priced.fees,
+    finalTargetAmount: priced.finalTargetAmount,
+    finalExchangeRate: priced.finalExchangeRate,
+    partnerFeeId: req.partnerFeeId ?? null,
+    ...(req.type === 'LOCKED' ? { timeLock: priced.timeLock } : {}),
+    createdAt: now.toISOString(),
+  };
+}

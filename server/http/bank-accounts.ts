@@ -1,0 +1,75 @@
+// /v2/bank-accounts: payout destinations (PIX, SEPA, SWIFT) with a holder verified at level BASIC; newest first.
+import { createRoute } from '@hono/zod-openapi';
+import { BankAccountSchema, CreateBankAccountSchema } from '../../src/contract/bank-accounts';
+import { PageQuery, page, Uuid } from '../../src/contract/common';
+import { notFound } from '../domain/errors';
+import { createBankAccount, presentBankAccount } from '../flows/bank-accounts';
+import { getBankAccount, listBankAccounts, updateBankAccount } from '../store/queries/bank-accounts';
+import { CustomerIdParam as IdParam } from './customer-path';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+
+const create = createRoute({
+  operationId: 'createBankAccount',
+  method: 'post',
+  path: '/bank-accounts',
+  tags: ['Bank accounts'],
+  summary: 'Register a bank account',
+  description:
+    'PIX (BRL; identifier `{keyType: CPF|CNPJ|EMAIL|PHONE|EVP, keyValue}`), SEPA (EUR; `{iban, bic?}`, IBAN checked by mod-97) or SWIFT (USD; `{accountNumber, bic, bankName, bankCountry}`). The holder is the customer (`relationship: SELF`) or a counterparty; its verification starts UNDER_VERIFICATION (level BASIC) and is decided shortly after in sandbox (a holder taxId ending in 3 is rejected).',
+  request: { body: { required: true, content: { 'application/json': { schema: CreateBankAccountSchema } } } },
+  responses: { 201: { description: 'Created', content: { 'application/json': { schema: BankAccountSchema } } }, ...problems(400, 401, 409) },
+});
+
+const list = createRoute({
+  operationId: 'listBankAccounts',
+  method: 'get',
+  path: '/bank-accounts',
+  tags: ['Bank accounts'],
+  summary: 'List bank accounts, newest first',
+  request: { query: PageQuery.extend({ customerId: Uuid.optional() }) },
+  responses: { 200: { description: 'A page', content: { 'application/json': { schema: page(BankAccountSchema) } } }, ...problems(400, 401) },
+});
+
+const read = createRoute({
+  operationId: 'getBankAccount',
+  method: 'get',
+  path: '/bank-accounts/{id}',
+  tags: ['Bank accounts'],
+  summary: 'Read a bank account',
+  request: { params: IdParam },
+  responses: { 200: { description: 'The bank account', content: { 'application/json': { schema: BankAccountSchema } } }, ...problems(400, 401, 404) },
+});
+
+const remove = createRoute({
+  operationId: 'deleteBankAccount',
+  method: 'delete',
+  path: '/bank-accounts/{id}',
+  tags: ['Bank accounts'],
+  summary: 'Delete a bank account (transactions that used it keep their echo of it)',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 404) },
+});
+
+export function bankAccountsApp(deps: Deps) {
+  const { db } = deps.store;
+  return openApiApp()
+    .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(db, deps, c.get('partnerId'), c.req.valid('json'))) as never, 201))
+    .openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const result = await listBankAccounts(db, c.get('partnerId'), { customerId: q.customerId }, q);
+      return c.json({ data: result.data.map(presentBankAccount), pagination: result.pagination } as never, 200);
+    })
+    .openapi(read, async (c) => {
+      const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
+      if (!row) throw notFound('Bank account');
+      return c.json(presentBankAccount(row) as never, 200);
+    })
+    .openapi(remove, async (c) => {
+      const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
+      if (!row) throw notFound('Bank account');
+      await updateBankAccount(db, row.id, { deletedAt: deps.clock.now(), updatedAt: deps.clock.now() });
+      return c.body(null, 204);
+    });
+}
+

@@ -1,0 +1,104 @@
+// /v2/transactions: on-ramp (PIX BR Code), off-ramp (to a bank account), transfer; read one and list.
+import { createRoute, z } from '@hono/zod-openapi';
+import { PageQuery, page, Uuid } from '../../src/contract/common';
+import { OffRampRequestSchema, OnRampRequestSchema, TransactionSchema, TransactionStatusSchema, TransferRequestSchema } from '../../src/contract/transactions';
+import { invalid, notFound } from '../domain/errors';
+import { createOffRamp, createOnRamp, createTransfer, presentTransaction } from '../flows/transactions';
+import { getTransaction, listTransactions } from '../store/queries/transactions';
+import { CustomerIdParam as IdParam } from './customer-path';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+
+const created = { 201: { description: 'Created', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(400, 401, 409, 422) };
+
+const onRamp = createRoute({
+  operationId: 'createOnRamp',
+  method: 'post',
+  path: '/transactions/on-ramp',
+  tags: ['Transactions'],
+  summary: 'Buy stablecoin with fiat (PIX)',
+  description:
+    'Give `exchangeRateId` (a LOCKED quote of this customer, redeemed once) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED). Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
+  request: { body: { required: true, content: { 'application/json': { schema: OnRampRequestSchema } } } },
+  responses: created,
+});
+
+// The pre-v2.0.0 form (`customerId` + `payment`) is recognised, to answer with where the destination went.
+const OffRampBody = OffRampRequestSchema.extend({
+  customerId: z.unknown().optional().openapi({ deprecated: true, description: 'Removed in v2.0.0: use bankAccountId.' }),
+  payment: z.unknown().optional().openapi({ deprecated: true, description: 'Removed in v2.0.0: use bankAccountId.' }),
+}).partial({ bankAccountId: true });
+
+const offRamp = createRoute({
+  operationId: 'createOffRamp',
+  method: 'post',
+  path: '/transactions/off-ramp',
+  tags: ['Transactions'],
+  summary: 'Sell stablecoin to a bank account',
+  description:
+    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED.',
+  request: { body: { required: true, content: { 'application/json': { schema: OffRampBody } } } },
+  responses: created,
+});
+
+const transfer = createRoute({
+  operationId: 'createTransfer',
+  method: 'post',
+  path: '/transactions/transfer',
+  tags: ['Transactions'],
+  summary: 'Move stablecoin to another customer or an address',
+  request: { body: { required: true, content: { 'application/json': { schema: TransferRequestSchema } } } },
+  responses: created,
+});
+
+const read = createRoute({
+  operationId: 'getTransaction',
+  method: 'get',
+  path: '/transactions/{id}',
+  tags: ['Transactions'],
+  summary: 'Read a transaction',
+  request: { params: IdParam },
+  responses: { 200: { description: 'The transaction', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(400, 401, 404) },
+});
+
+const list = createRoute({
+  operationId: 'listTransactions',
+  method: 'get',
+  path: '/transactions',
+  tags: ['Transactions'],
+  summary: 'List transactions, newest first',
+  request: { query: PageQuery.extend({ customerId: Uuid.optional(), type: z.enum(['ON_RAMP', 'OFF_RAMP', 'TRANSFER']).optional(), status: TransactionStatusSchema.optional() }) },
+  responses: { 200: { description: 'A page', content: { 'application/json': { schema: page(TransactionSchema) } } }, ...problems(400, 401) },
+});
+
+export function transactionsApp(deps: Deps) {
+  const { db } = deps.store;
+  return openApiApp()
+    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(offRamp, async (c) => {
+      const { customerId, payment, bankAccountId, ...rest } = c.req.valid('json');
+      if (customerId !== undefined || payment !== undefined || !bankAccountId) {
+        throw invalid([
+          {
+            path: 'bankAccountId',
+            message:
+              customerId !== undefined || payment !== undefined
+                ? 'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id'
+                : 'is required',
+          },
+        ]);
+      }
+      return c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), { ...rest, bankAccountId })), 201);
+    })
+    .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(read, async (c) => {
+      const row = await getTransaction(db, c.get('partnerId'), c.req.valid('param').id);
+      if (!row) throw notFound('Transaction');
+      return c.json(presentTransaction(row), 200);
+    })
+    .openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const result = await listTransactions(db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
+      return c.json({ data: result.data.map(presentTransaction), pagination: result.pagination }, 200);
+    });
+}

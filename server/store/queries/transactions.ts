@@ -1,0 +1,50 @@
+// Transaction rows: insert, lock for a status change, read, list with filters.
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { Db } from '../db';
+import { transactions } from '../schema/index';
+import { paginate } from './paginate';
+
+export type TransactionRow = typeof transactions.$inferSelect;
+
+export async function insertTransaction(tx: Db, row: typeof transactions.$inferInsert): Promise<TransactionRow> {
+  const [inserted] = await tx.insert(transactions).values(row).returning();
+  return inserted!;
+}
+
+export async function getTransaction(db: Db, partnerId: string, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.partnerId, partnerId), eq(transactions.id, id)));
+  return row;
+}
+
+/** Reads and locks a transaction until the caller's transaction ends: every status change goes through here. */
+export async function lockTransaction(tx: Db, partnerId: string, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.partnerId, partnerId), eq(transactions.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function updateTransaction(tx: Db, id: string, set: Partial<typeof transactions.$inferInsert>): Promise<TransactionRow> {
+  const [row] = await tx.update(transactions).set(set).where(eq(transactions.id, id)).returning();
+  return row!;
+}
+
+export function listTransactions(
+  db: Db,
+  partnerId: string,
+  f: { customerId?: string; type?: TransactionRow['type']; status?: TransactionRow['status'] },
+  page: { size: number; cursor?: string },
+) {
+  const conds: (SQL | undefined)[] = [
+    eq(transactions.partnerId, partnerId),
+    f.customerId ? eq(transactions.customerId, f.customerId) : undefined,
+    f.type ? eq(transactions.type, f.type) : undefined,
+    f.status ? eq(transactions.status, f.status) : undefined,
+  ];
+  return paginate<TransactionRow>(db, transactions, and(...conds), page);
+}

@@ -1,0 +1,103 @@
+// The transaction contract: on-ramp (fiat → stablecoin, PIX with a BR Code), off-ramp (stablecoin → a bank account), transfer.
+import { z } from '@hono/zod-openapi';
+import { Uuid } from './common';
+import { BlockchainSchema } from './customers';
+import { CurrencySchema, QuoteSchema, RailSchema } from './exchange-rates';
+
+export const PURPOSES = [
+  'PERSONAL_ACCOUNT',
+  'INVESTMENT',
+  'REAL_ESTATE',
+  'TRADE_TRANSACTIONS',
+  'TAX',
+  'LOAN',
+  'BILLS',
+  'EXPENSES_REIMBURSEMENT',
+  'PROFESSIONAL_SERVICES',
+] as const;
+export const PurposeSchema = z.enum(PURPOSES).openapi('Purpose', { description: 'PERSONAL_ACCOUNT only to a SELF bank account.' });
+
+export const TRANSACTION_STATUSES = [
+  'AWAITING_FUNDS',
+  'TRANSFERRING_FIAT',
+  'TRADING',
+  'TRANSFERRING_STABLECOIN',
+  'SUCCESS',
+  'FAILED',
+  'REFUNDING',
+  'REFUNDED',
+] as const;
+export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).openapi('TransactionStatus');
+
+const Amount = z.string().max(40);
+
+export const OnRampRequestSchema = z
+  .object({
+    customerId: Uuid,
+    purpose: PurposeSchema,
+    rail: RailSchema.optional().openapi({ description: 'Since v2.0.0 at request level; `payment.rail` is still accepted.' }),
+    payment: z.object({ rail: RailSchema }).strict().optional().openapi({ description: 'Deprecated placement of the rail.' }),
+    exchangeRateId: Uuid.optional().openapi({ description: 'A LOCKED quote of this customer; then currencies and amount come from it.' }),
+    sourceCurrency: CurrencySchema.optional(),
+    targetCurrency: CurrencySchema.optional(),
+    sourceAmount: Amount.optional(),
+    blockchain: BlockchainSchema.optional(),
+    partnerFeeId: Uuid.optional(),
+  })
+  .strict()
+  .openapi('OnRampRequest');
+export type OnRampRequest = z.infer<typeof OnRampRequestSchema>;
+
+export const OffRampRequestSchema = z
+  .object({
+    bankAccountId: Uuid,
+    purpose: PurposeSchema,
+    exchangeRateId: Uuid.optional(),
+    sourceCurrency: CurrencySchema.optional().openapi({ description: 'The stablecoin' }),
+    targetCurrency: CurrencySchema.optional().openapi({ description: 'The fiat of the bank account' }),
+    amount: Amount.optional().openapi({ description: 'The stablecoin amount to sell' }),
+    blockchain: BlockchainSchema.optional(),
+    partnerFeeId: Uuid.optional(),
+  })
+  .strict()
+  .openapi('OffRampRequest');
+export type OffRampRequest = z.infer<typeof OffRampRequestSchema>;
+
+export const TransferRequestSchema = z
+  .object({
+    currency: z.enum(['USDC', 'USDT']),
+    from: Uuid.openapi({ description: 'The paying customer' }),
+    to: z.string().trim().min(1).max(100).openapi({ description: 'A customer id, or an address on `blockchain`' }),
+    amount: Amount,
+    blockchain: BlockchainSchema.optional(),
+  })
+  .strict()
+  .openapi('TransferRequest');
+export type TransferRequest = z.infer<typeof TransferRequestSchema>;
+
+export const TransactionSchema = z
+  .object({
+    id: Uuid,
+    customerId: Uuid,
+    type: z.enum(['ON_RAMP', 'OFF_RAMP', 'TRANSFER']),
+    request: z.record(z.string(), z.unknown()).openapi({ description: 'Echo of the request, with `purpose`.' }),
+    quote: QuoteSchema.optional().openapi({ description: 'The priced conversion (on-ramp, off-ramp).' }),
+    blockchain: BlockchainSchema,
+    state: z.object({
+      status: TransactionStatusSchema,
+      payment: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On-ramp PIX: `{rail, brCode, expiresAt}`. Off-ramp: `{rail, keyType, keyValue}` (or the SEPA/SWIFT identifier).' }),
+      receipt: z
+        .object({ transactionHash: z.string(), blockExplorerUrl: z.string(), targetAmount: z.string().optional() })
+        .optional(),
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+      estimatedSettlementAt: z.iso.datetime().optional(),
+    }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Transaction');
+export type Transaction = z.infer<typeof TransactionSchema>;
+
+/** What the browser sends to /bff/transactions/on-ramp: the session decides the customer. */
+export type BffOnRampRequest = Omit<OnRampRequest, 'customerId' | 'partnerFeeId'>;
+export type BffOffRampRequest = Omit<OffRampRequest, 'partnerFeeId'>;

@@ -1,0 +1,377 @@
+// Transactions over HTTP: bank accounts per rail, on-ramps with a real BR Code to SUCCESS or EXPIRED, off-ramps with refunds, transfers, and their concurrency.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Decimal } from 'decimal.js';
+import { hasError, parsePix } from 'pix-utils';
+import { eq } from 'drizzle-orm';
+import { balanceDrift, ledgerSums } from '../../server/store/queries/ledger';
+import { events } from '../../server/store/schema/index';
+import { client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
+import { approvedIndividual } from './kyc-helpers';
+import { pixAccount, sepaAccount, settle, swiftAccount } from './transactions-helpers';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ RAMP_SANDBOX_REVIEW_MS: '60000', RAMP_SANDBOX_STEP_MS: '1000', RAMP_SANDBOX_BANK_ACCOUNT_MS: '1000' });
+});
+after(() => server.close());
+
+type Api = ReturnType<typeof client>;
+
+async function approved() {
+  const p = await newPartner(server);
+  const id = await approvedIndividual(server, p.api, p.apiKey);
+  return { ...p, id };
+}
+
+const lockBuy = async (api: Api, customerId: string, sourceAmount = '500.00') =>
+  (await api.post('/v2/exchange-rates', { customerId, type: 'LOCKED', timeLock: '5m', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount })).body;
+
+const balanceOf = async (api: Api, id: string, chain = 'POLYGON', coin = 'USDC') =>
+  (await api.get(`/v2/customers/${id}?includeBalances=true`)).body.wallets.find((w: { blockchain: string }) => w.blockchain === chain).balances.find((b: { stablecoin: string }) => b.stablecoin === coin).balance as string;
+
+/** An independent CRC16-CCITT-FALSE, written here again on purpose. */
+function crc(s: string): string {
+  let c = 0xffff;
+  for (const b of Buffer.from(s, 'utf8')) {
+    c ^= b << 8;
+    for (let i = 0; i < 8; i++) c = (c & 0x8000 ? (c << 1) ^ 0x1021 : c << 1) & 0xffff;
+  }
+  return c.toString(16).toUpperCase().padStart(4, '0');
+}
+
+async function approvedAccount(api: Api, body: Record<string, unknown>) {
+  const res = await api.post('/v2/bank-accounts', body);
+  assert.equal(res.status, 201, res.text);
+  await settle(server, 5);
+  const read = await api.get(`/v2/bank-accounts/${res.body.id}`);
+  assert.equal(read.body.holder.verification.status, 'APPROVED');
+  return read.body;
+}
+
+describe('bank accounts', () => {
+  test('PIX, SEPA and SWIFT accounts are created with the holder UNDER_VERIFICATION, then approved', async () => {
+    const { api, id } = await approved();
+    for (const body of [pixAccount(id), sepaAccount(id), swiftAccount(id)]) {
+      const res = await api.post('/v2/bank-accounts', body);
+      assert.equal(res.status, 201, res.text);
+      assert.deepEqual(res.body.holder.verification, { status: 'UNDER_VERIFICATION', level: 'BASIC' });
+    }
+    await settle(server, 5);
+    const list = await api.get(`/v2/bank-accounts?customerId=${id}`);
+    assert.deepEqual(list.body.data.map((a: { rail: string }) => a.rail), ['SWIFT', 'SEPA', 'PIX']);
+    assert.ok(list.body.data.every((a: { holder: { verification: { status: string } } }) => a.holder.verification.status === 'APPROVED'));
+    assert.equal(list.body.data[1].identifier.iban, 'DE89370400440532013000');
+  });
+
+  test('a holder whose taxId ends in 3 is rejected', async () => {
+    const { api, id } = await approved();
+    const res = await api.post('/v2/bank-accounts', pixAccount(id, { holder: { ...pixAccount(id).holder, taxId: taxIdEndingIn('cpf', 3) } }));
+    await settle(server, 5);
+    assert.equal((await api.get(`/v2/bank-accounts/${res.body.id}`)).body.holder.verification.status, 'FINAL_REJECTION');
+  });
+
+  test('each PIX key type, the IBAN, the BIC and the currency are validated, naming the field', async () => {
+    const { api, id } = await approved();
+    const pix = (keyType: string, keyValue: string) => pixAccount(id, { identifier: { keyType, keyValue } });
+    const valid = [pix('CPF', taxIdEndingIn('cpf')), pix('CNPJ', taxIdEndingIn('cnpj')), pix('EMAIL', 'ana@example.com'), pix('PHONE', '+5511987654321'), pix('EVP', '123e4567-e12b-42d3-a456-426614174000')];
+    for (const body of valid) assert.equal((await api.post('/v2/bank-accounts', body)).status, 201, JSON.stringify(body.identifier));
+    const invalid: [Record<string, unknown>, string][] = [
+      [pix('CPF', '123.456.789-00'), 'identifier.keyValue'],
+      [pix('CNPJ', '11.222.333/0001-00'), 'identifier.keyValue'],
+      [pix('EMAIL', 'not-an-email'), 'identifier.keyValue'],
+      [pix('PHONE', '11987654321'), 'identifier.keyValue'],
+      [pix('PHONE', '+12025550123'), 'identifier.keyValue'],
+      [pix('EVP', 'abc'), 'identifier.keyValue'],
+      [sepaAccount(id, { identifier: { iban: 'DE89370400440532013001' } }), 'identifier.iban'],
+      [sepaAccount(id, { identifier: { iban: 'DE89370400440532013000', bic: 'XX' } }), 'identifier.bic'],
+      [swiftAccount(id, { identifier: { accountNumber: '1', bic: 'CHASUS33', bankName: 'Chase', bankCountry: 'USA' } }), 'identifier.accountNumber'],
+      [pixAccount(id, { currency: 'USD' }), 'currency'],
+      [pixAccount(id, { holder: { ...pixAccount(id).holder, relationship: 'BOSS' } }), 'holder.relationship'],
+      [pixAccount(id, { holder: { ...pixAccount(id).holder, name: undefined } }), 'holder.name'],
+      [pixAccount(id, { holder: { ...pixAccount(id).holder, taxId: '111.111.111-11' } }), 'holder.taxId'],
+    ];
+    for (const [body, path] of invalid) {
+      const res = await api.post('/v2/bank-accounts', body);
+      assert.equal(res.status, 400, `${path}: ${res.text}`);
+      assert.ok(res.body.errors.some((e: { path: string }) => e.path === path), `${path}: ${res.text}`);
+    }
+  });
+
+  test('30 bank accounts page as 25 + 5, newest first, and back again with previousCursor', async () => {
+    const { api, id } = await approved();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await api.post('/v2/bank-accounts', pixAccount(id, { name: `Account ${i}` }))).body.id);
+    const newest = [...ids].reverse();
+    const p1 = await api.get('/v2/bank-accounts');
+    assert.deepEqual(p1.body.data.map((a: { id: string }) => a.id), newest.slice(0, 25));
+    const p2 = await api.get(`/v2/bank-accounts?cursor=${p1.body.pagination.nextCursor}`);
+    assert.deepEqual(p2.body.data.map((a: { id: string }) => a.id), newest.slice(25));
+    assert.equal(p2.body.pagination.hasNextPage, false);
+    const back = await api.get(`/v2/bank-accounts?cursor=${p2.body.pagination.previousCursor}`);
+    assert.deepEqual(back.body.data.map((a: { id: string }) => a.id), newest.slice(0, 25));
+    assert.equal(back.body.pagination.hasPreviousPage, false);
+  });
+
+  test("read, delete; another partner's account is 404", async () => {
+    const { api, id } = await approved();
+    const { body: a } = await api.post('/v2/bank-accounts', pixAccount(id));
+    const other = await newPartner(server);
+    assert.equal((await other.api.get(`/v2/bank-accounts/${a.id}`)).status, 404);
+    assert.equal((await other.api.send('DELETE', `/v2/bank-accounts/${a.id}`)).status, 404);
+    assert.equal((await api.send('DELETE', `/v2/bank-accounts/${a.id}`)).status, 204);
+    assert.equal((await api.get(`/v2/bank-accounts/${a.id}`)).status, 404);
+  });
+});
+
+describe('on-ramp', () => {
+  test('a locked quote becomes AWAITING_FUNDS with a BR Code a bank app reads, then SUCCESS credits the wallet', async () => {
+    const { api, id, partnerId } = await approved();
+    const q = await lockBuy(api, id);
+    const res = await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q.id, purpose: 'INVESTMENT', rail: 'PIX' });
+    assert.equal(res.status, 201, res.text);
+    const t = res.body;
+    assert.equal(t.type, 'ON_RAMP');
+    assert.equal(t.state.status, 'AWAITING_FUNDS');
+    assert.equal(t.request.purpose, 'INVESTMENT');
+    assert.equal(t.request.sourceAmount, '500.00');
+    const code: string = t.state.payment.brCode;
+    assert.equal(t.state.payment.rail, 'PIX');
+    assert.ok(Date.parse(t.state.payment.expiresAt) > Date.now());
+    // Independent checks: pix-utils parses it, the CRC is recomputed here, the GUI and amount are read from the TLV.
+    const parsed = parsePix(code);
+    assert.ok(!hasError(parsed), JSON.stringify(parsed));
+    assert.equal(crc(code.slice(0, -4)), code.slice(-4));
+    assert.match(code, /^000201010212/);
+    assert.ok(code.includes('0014br.gov.bcb.pix'));
+    assert.ok(code.includes(`54${String(q.sourceAmount.length).padStart(2, '0')}${q.sourceAmount}`));
+    if (!hasError(parsed)) assert.equal(String(parsed.transactionAmount), '500');
+
+    const paid = await api.post(`/v2/sandbox/transactions/${t.id}/pay`);
+    assert.equal(paid.body.state.status, 'TRANSFERRING_FIAT');
+    await settle(server);
+    const done = (await api.get(`/v2/transactions/${t.id}`)).body;
+    assert.equal(done.state.status, 'SUCCESS');
+    assert.equal(done.state.receipt.targetAmount, q.finalTargetAmount);
+    assert.match(done.state.receipt.transactionHash, /^0x[0-9a-f]{64}$/);
+    assert.ok(done.state.receipt.blockExplorerUrl.includes(done.state.receipt.transactionHash));
+    assert.equal(await balanceOf(api, id), q.finalTargetAmount);
+    const types = (await server.deps.store.db.select().from(events).where(eq(events.partnerId, partnerId)).orderBy(events.id))
+      .map((e) => e.eventType)
+      .filter((e) => e.startsWith('onramp.'));
+    assert.deepEqual(types, ['onramp.awaiting_funds', 'onramp.transferring_fiat', 'onramp.trading', 'onramp.transferring_stablecoin', 'onramp.success']);
+    assert.ok((await ledgerSums(server.deps.store.db, partnerId)).every((s) => new Decimal(s.sum).isZero()));
+  });
+
+  test('currencies and amount without a quote; the older payment.rail is accepted', async () => {
+    const { api, id } = await approved();
+    const res = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', payment: { rail: 'PIX' }, sourceCurrency: 'BRL', targetCurrency: 'USDT', sourceAmount: '100.00', blockchain: 'TRON' });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.blockchain, 'TRON');
+    assert.equal(res.body.request.rail, 'PIX');
+  });
+
+  test('unpaid when the payment window closes: FAILED with EXPIRED, and the limit is released', async () => {
+    const { api, id } = await approved();
+    const { body: t } = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '1000.00' });
+    assert.equal((await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits.daily.used !== '0.00', true);
+    await server.advance(15 * 60 + 1);
+    const failed = (await api.get(`/v2/transactions/${t.id}`)).body;
+    assert.equal(failed.state.status, 'FAILED');
+    assert.equal(failed.state.error.code, 'EXPIRED');
+    assert.equal((await api.post(`/v2/sandbox/transactions/${t.id}/pay`)).status, 409);
+    assert.equal((await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits.daily.used, '0.00');
+  });
+
+  test('refused: no purpose, an unapproved customer, a used quote, an expired quote', async () => {
+    const { api, id } = await approved();
+    const noPurpose = await api.post('/v2/transactions/on-ramp', { customerId: id, rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+    assert.equal(noPurpose.status, 400);
+    assert.equal(noPurpose.body.errors[0].path, 'purpose');
+    const { body: fresh } = await api.post('/v2/customers', individual());
+    const notApproved = await api.post('/v2/transactions/on-ramp', { customerId: fresh.id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+    assert.equal(notApproved.status, 409);
+    const q = await lockBuy(api, id);
+    assert.equal((await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q.id, purpose: 'BILLS' })).status, 201);
+    const again = await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q.id, purpose: 'BILLS' });
+    assert.equal(again.body.code, 'RATE_ALREADY_USED');
+    const q2 = await lockBuy(api, id);
+    await api.post('/v2/sandbox/clock/advance', { seconds: 301 });
+    assert.equal((await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q2.id, purpose: 'BILLS' })).body.code, 'RATE_EXPIRED');
+    const both = await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q2.id, purpose: 'BILLS', sourceAmount: '1.00' });
+    assert.equal(both.status, 400);
+  });
+
+  test('100 concurrent on-ramps with one exchangeRateId: exactly one 201', async () => {
+    const { api, id } = await approved();
+    const q = await lockBuy(api, id, '10.00');
+    const replies = await Promise.all(Array.from({ length: 100 }, () => api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q.id, purpose: 'INVESTMENT' })));
+    assert.equal(replies.filter((r) => r.status === 201).length, 1);
+    assert.ok(replies.filter((r) => r.status !== 201).every((r) => r.status === 409 && r.body.code === 'RATE_ALREADY_USED'), JSON.stringify(replies.find((r) => r.status !== 201 && r.status !== 409)?.body));
+    assert.equal((await api.get(`/v2/transactions?customerId=${id}`)).body.data.length, 1);
+  });
+});
+
+describe('limits on transactions', () => {
+  test('a breach answers 422 TRANSACTION_LIMIT_EXCEEDED naming the limit', async () => {
+    const { api, id } = await approved();
+    const res = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '9000.00' });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'TRANSACTION_LIMIT_EXCEEDED');
+    assert.equal(res.body.limit, 'single');
+  });
+
+  test('two concurrent on-ramps that each fit alone but not together: one is refused naming the daily limit', async () => {
+    const { api, id } = await approved();
+    await api.send('PUT', `/v2/customers/${id}/transaction-limits`, { single: '1000.00', daily: '1500.00' });
+    const body = { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'USD', targetCurrency: 'USDC', sourceAmount: '900.00' };
+    const replies = await Promise.all([
+      api.post('/v2/transactions/on-ramp', { ...body, rail: 'ACH' }),
+      api.post('/v2/transactions/on-ramp', { ...body, rail: 'ACH' }),
+    ]);
+    assert.deepEqual(replies.map((r) => r.status).sort(), [201, 422]);
+    const refused = replies.find((r) => r.status === 422)!;
+    assert.equal(refused.body.limit, 'daily');
+    assert.equal(refused.body.remaining, '600.00');
+  });
+});
+
+describe('off-ramp', () => {
+  async function funded(amount = '100') {
+    const a = await approved();
+    await a.api.post('/v2/sandbox/wallets/fund', { customerId: a.id, blockchain: 'POLYGON', stablecoin: 'USDC', amount });
+    const account = await approvedAccount(a.api, pixAccount(a.id));
+    return { ...a, account };
+  }
+
+  test('a locked quote to a PIX account: the stablecoin leaves at once, then TRADING, TRANSFERRING_FIAT and SUCCESS', async () => {
+    const { api, id, account, partnerId } = await funded();
+    const { body: q } = await api.post('/v2/exchange-rates', { customerId: id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'USDC', targetCurrency: 'BRL', sourceAmount: '40.000000' });
+    const res = await api.post('/v2/transactions/off-ramp', { bankAccountId: account.id, exchangeRateId: q.id, purpose: 'PERSONAL_ACCOUNT' });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.state.status, 'TRANSFERRING_STABLECOIN');
+    assert.deepEqual(res.body.state.payment, { rail: 'PIX', keyType: 'EVP', keyValue: account.identifier.keyValue });
+    assert.equal(await balanceOf(api, id), '60.000000');
+    await settle(server);
+    const done = (await api.get(`/v2/transactions/${res.body.id}`)).body;
+    assert.equal(done.state.status, 'SUCCESS');
+    assert.ok(done.state.estimatedSettlementAt);
+    assert.equal(done.state.receipt.targetAmount, q.finalTargetAmount);
+    assert.ok((await ledgerSums(server.deps.store.db, partnerId)).every((s) => new Decimal(s.sum).isZero()));
+  });
+
+  test('a failure after the debit is refunded: REFUNDING then REFUNDED, balance restored', async () => {
+    const { api, id, account } = await funded();
+    const { body: t } = await api.post('/v2/transactions/off-ramp', { bankAccountId: account.id, purpose: 'INVESTMENT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount: '25.000000' });
+    assert.equal(await balanceOf(api, id), '75.000000');
+    const failing = await api.post(`/v2/sandbox/transactions/${t.id}/fail`);
+    assert.equal(failing.body.state.status, 'REFUNDING');
+    await settle(server);
+    const refunded = (await api.get(`/v2/transactions/${t.id}`)).body;
+    assert.equal(refunded.state.status, 'REFUNDED');
+    assert.equal(refunded.state.error.code, 'SANDBOX_FAILURE');
+    assert.equal(await balanceOf(api, id), '100.000000');
+  });
+
+  test('refused: more than the balance, PERSONAL_ACCOUNT to a counterparty, the pre-v2 form, a holder not yet approved', async () => {
+    const { api, id, account } = await funded('10');
+    const tooMuch = await api.post('/v2/transactions/off-ramp', { bankAccountId: account.id, purpose: 'INVESTMENT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount: '10.000001' });
+    assert.equal(tooMuch.status, 422);
+    assert.equal(tooMuch.body.code, 'INSUFFICIENT_BALANCE');
+    assert.equal(await balanceOf(api, id), '10.000000');
+    assert.equal((await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits.daily.used, '0.00', 'nothing reserved by a refused request');
+    const friend = await approvedAccount(api, pixAccount(id, { holder: { ...pixAccount(id).holder, relationship: 'FRIEND' } }));
+    const personal = await api.post('/v2/transactions/off-ramp', { bankAccountId: friend.id, purpose: 'PERSONAL_ACCOUNT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount: '1.000000' });
+    assert.equal(personal.status, 400);
+    assert.equal(personal.body.errors[0].path, 'purpose');
+    const legacy = await api.post('/v2/transactions/off-ramp', { customerId: id, payment: { rail: 'PIX', keyType: 'CPF', keyValue: '1' }, purpose: 'INVESTMENT' });
+    assert.equal(legacy.status, 400);
+    assert.equal(legacy.body.errors[0].path, 'bankAccountId');
+    assert.match(legacy.body.errors[0].message, /bank-accounts/);
+    const { body: pending } = await api.post('/v2/bank-accounts', pixAccount(id));
+    assert.equal((await api.post('/v2/transactions/off-ramp', { bankAccountId: pending.id, purpose: 'INVESTMENT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount: '1.000000' })).status, 409);
+  });
+
+  test('concurrent off-ramps against one balance never overdraw it', async () => {
+    const { api, id, account, partnerId } = await funded('30');
+    const body = { bankAccountId: account.id, purpose: 'INVESTMENT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount: '4.000000' };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/v2/transactions/off-ramp', body)));
+    assert.equal(replies.filter((r) => r.status === 201).length, 7);
+    assert.ok(replies.filter((r) => r.status !== 201).every((r) => r.body.code === 'INSUFFICIENT_BALANCE'));
+    assert.equal(await balanceOf(api, id), '2.000000');
+    assert.ok((await balanceDrift(server.deps.store.db, partnerId)).every((d) => new Decimal(d.drift).isZero()));
+  });
+});
+
+describe('transfer', () => {
+  test('to another customer and to an address; an invalid address names `to`; a failed transfer returns the funds', async () => {
+    const a = await approved();
+    await a.api.post('/v2/sandbox/wallets/fund', { customerId: a.id, blockchain: 'BASE', stablecoin: 'USDT', amount: '50' });
+    const b = await approvedIndividual(server, a.api, a.apiKey);
+    const toCustomer = await a.api.post('/v2/transactions/transfer', { currency: 'USDT', from: a.id, to: b, amount: '20', blockchain: 'BASE' });
+    assert.equal(toCustomer.status, 201, toCustomer.text);
+    assert.equal(toCustomer.body.state.status, 'TRANSFERRING_STABLECOIN');
+    const toAddress = await a.api.post('/v2/transactions/transfer', { currency: 'USDT', from: a.id, to: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '10', blockchain: 'BASE' });
+    assert.equal(toAddress.status, 201);
+    const bad = await a.api.post('/v2/transactions/transfer', { currency: 'USDT', from: a.id, to: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', amount: '1', blockchain: 'BASE' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].path, 'to');
+    const failing = await a.api.post('/v2/transactions/transfer', { currency: 'USDT', from: a.id, to: b, amount: '5', blockchain: 'BASE' });
+    await a.api.post(`/v2/sandbox/transactions/${failing.body.id}/fail`);
+    await settle(server);
+    assert.equal((await a.api.get(`/v2/transactions/${toCustomer.body.id}`)).body.state.status, 'SUCCESS');
+    assert.equal((await a.api.get(`/v2/transactions/${failing.body.id}`)).body.state.status, 'FAILED');
+    assert.equal(await balanceOf(a.api, a.id, 'BASE', 'USDT'), '20.000000');
+    assert.equal(await balanceOf(a.api, b, 'BASE', 'USDT'), '20.000000');
+  });
+});
+
+describe('the ledger after a randomized run', () => {
+  test('on-ramps, off-ramps, transfers and failures leave every asset summing to zero and every balance equal to its entries', async () => {
+    const a = await approved();
+    const other = await approvedIndividual(server, a.api, a.apiKey);
+    await a.api.post('/v2/sandbox/wallets/fund', { customerId: a.id, blockchain: 'POLYGON', stablecoin: 'USDC', amount: '200' });
+    const account = await approvedAccount(a.api, pixAccount(a.id));
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const r = rand();
+      const amount = (1 + Math.floor(rand() * 20)).toString();
+      let res;
+      if (r < 0.4) res = await a.api.post('/v2/transactions/on-ramp', { customerId: a.id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: `${amount}.00` });
+      else if (r < 0.7) res = await a.api.post('/v2/transactions/off-ramp', { bankAccountId: account.id, purpose: 'PERSONAL_ACCOUNT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount });
+      else res = await a.api.post('/v2/transactions/transfer', { currency: 'USDC', from: a.id, to: other, amount });
+      if (res.status !== 201) continue;
+      ids.push(res.body.id);
+      const fate = rand();
+      if (res.body.type === 'ON_RAMP' && fate < 0.7) await a.api.post(`/v2/sandbox/transactions/${res.body.id}/pay`);
+      if (fate > 0.8) await a.api.post(`/v2/sandbox/transactions/${res.body.id}/fail`);
+      if (i % 5 === 0) await server.advance(1);
+    }
+    await settle(server);
+    await server.advance(16 * 60);
+    await settle(server);
+    const statuses = new Set<string>();
+    for (const id of ids) statuses.add((await a.api.get(`/v2/transactions/${id}`)).body.state.status);
+    assert.ok([...statuses].every((s) => ['SUCCESS', 'FAILED', 'REFUNDED'].includes(s)), [...statuses].join());
+    const { db } = server.deps.store;
+    assert.ok((await ledgerSums(db, a.partnerId)).every((s) => new Decimal(s.sum).isZero()), JSON.stringify(await ledgerSums(db, a.partnerId)));
+    assert.ok((await balanceDrift(db, a.partnerId)).every((d) => new Decimal(d.drift).isZero()));
+    assert.ok(new Decimal(await balanceOf(a.api, a.id)).gte(0));
+  });
+});
+
+describe('reads', () => {
+  test("list filters by customer, type and status; another partner's transaction is 404", async () => {
+    const { api, id } = await approved();
+    await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+    const { body: t } = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '20.00' });
+    assert.equal((await api.get(`/v2/transactions?customerId=${id}&type=ON_RAMP&status=AWAITING_FUNDS`)).body.data.length, 2);
+    assert.equal((await api.get(`/v2/transactions?type=OFF_RAMP`)).body.data.length, 0);
+    assert.equal((await api.get(`/v2/transactions?size=1`)).body.data[0].id, t.id);
+    const other = await newPartner(server);
+    assert.equal((await other.api.get(`/v2/transactions/${t.id}`)).status, 404);
+    assert.equal((await other.api.post(`/v2/sandbox/transactions/${t.id}/pay`)).status, 404);
+  });
+});
