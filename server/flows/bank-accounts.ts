@@ -1,5 +1,5 @@
 // Bank accounts as they move: creation with the holder under verification, and the (sandbox) holder review that approves or rejects it.
-import type { CreateBankAccount } from '../../src/contract/bank-accounts';
+import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
 import { checkBirthDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
 import { normalizeTaxId } from '../../src/contract/tax-id';
@@ -18,7 +18,7 @@ export const BANK_REVIEW_JOB = 'bank_account.review';
 
 type BankDeps = Pick<Deps, 'clock' | 'config'>;
 
-export function presentBankAccount(r: BankAccountRow) {
+export function presentBankAccount(r: BankAccountRow): BankAccount {
   return {
     id: r.id,
     customerId: r.customerId,
@@ -27,7 +27,7 @@ export function presentBankAccount(r: BankAccountRow) {
     rail: r.rail,
     currency: r.currency,
     identifier: r.identifier,
-    holder: { ...(r.holder as Record<string, unknown>), verification: { status: r.holderStatus, level: 'BASIC' as const } },
+    holder: { ...(r.holder as unknown as Omit<BankAccount['holder'], 'verification'>), verification: { status: r.holderStatus, level: 'BASIC' as const } },
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };

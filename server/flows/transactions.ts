@@ -112,6 +112,28 @@ async function resolveQuote(
   }
 }
 
+/** Moves a customer's stablecoin into a clearing account until the transaction settles or is refunded (INSUFFICIENT_BALANCE if short). */
+function holdFunds(
+  tx: Db,
+  h: { partnerId: string; customerId: string; reference: string; clearing: string; blockchain: Blockchain; asset: string; amount: string },
+  now: Date,
+) {
+  const { blockchain, asset, amount } = h;
+  return postMovement(
+    tx,
+    {
+      partnerId: h.partnerId,
+      kind: `${h.clearing}.debit`,
+      reference: h.reference,
+      entries: [
+        { account: accounts.customer(h.customerId), blockchain, asset, amount: `-${amount}` },
+        { account: accounts.clearing(h.clearing), blockchain, asset, amount },
+      ],
+    },
+    now,
+  );
+}
+
 export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
   if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
@@ -198,19 +220,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     const amountUsd = await usdEquivalent(deps.rates, quote.sourceCurrency, quote.sourceAmount, now);
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id }, amountUsd, id);
     // The customer's stablecoin leaves the wallet now, in this transaction: a balance can never be spent twice.
-    await postMovement(
-      tx,
-      {
-        partnerId,
-        kind: 'offramp.debit',
-        reference: id,
-        entries: [
-          { account: accounts.customer(customer.id), blockchain, asset: quote.sourceCurrency, amount: `-${quote.sourceAmount}` },
-          { account: accounts.clearing('offramp'), blockchain, asset: quote.sourceCurrency, amount: quote.sourceAmount },
-        ],
-      },
-      now,
-    );
+    await holdFunds(tx, { partnerId, customerId: customer.id, reference: id, clearing: 'offramp', blockchain, asset: quote.sourceCurrency, amount: quote.sourceAmount }, now);
     const row = await insertTransaction(tx, {
       id,
       partnerId,
@@ -264,19 +274,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
     const now = deps.clock.now();
     const amountUsd = await usdEquivalent(deps.rates, body.currency, value, now);
     await reserveLimit(tx, deps, { partnerId, customerId: from.id }, amountUsd, id);
-    await postMovement(
-      tx,
-      {
-        partnerId,
-        kind: 'transfer.debit',
-        reference: id,
-        entries: [
-          { account: accounts.customer(from.id), blockchain, asset: body.currency, amount: `-${value}` },
-          { account: accounts.clearing('transfer'), blockchain, asset: body.currency, amount: value },
-        ],
-      },
-      now,
-    );
+    await holdFunds(tx, { partnerId, customerId: from.id, reference: id, clearing: 'transfer', blockchain, asset: body.currency, amount: value }, now);
     const row = await insertTransaction(tx, {
       id,
       partnerId,

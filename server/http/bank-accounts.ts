@@ -54,16 +54,16 @@ const remove = createRoute({
 export function bankAccountsApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
-    .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(db, deps, c.get('partnerId'), c.req.valid('json'))) as never, 201))
+    .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const result = await listBankAccounts(db, c.get('partnerId'), { customerId: q.customerId }, q);
-      return c.json({ data: result.data.map(presentBankAccount), pagination: result.pagination } as never, 200);
+      return c.json({ data: result.data.map(presentBankAccount), pagination: result.pagination }, 200);
     })
     .openapi(read, async (c) => {
       const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
       if (!row) throw notFound('Bank account');
-      return c.json(presentBankAccount(row) as never, 200);
+      return c.json(presentBankAccount(row), 200);
     })
     .openapi(remove, async (c) => {
       const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
