@@ -208,6 +208,9 @@ describe('address validation', () => {
         const i = letters[pick % letters.length] ?? 2;
         const c = evm[i] ?? '';
         const flipped = evm.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + evm.slice(i + 1);
+        const body = flipped.slice(2);
+        // Flipping the only upper-case (or lower-case) letter leaves a single-case address, which carries no checksum and is valid.
+        if (body === body.toLowerCase() || body === body.toUpperCase()) return;
         assert.equal(isValidAddress('ETHEREUM', flipped), isAddress(flipped, { strict: true }));
         assert.equal(isValidAddress('ETHEREUM', flipped), false);
       }),
