@@ -314,3 +314,14 @@ describe('idempotency', () => {
     assert.equal(res.body.errors[0].path, 'header.Idempotency-Key');
   });
 });
+
+describe('idempotency after a crash', () => {
+  test('a claim abandoned mid-request (a process that died) is released after five minutes', async () => {
+    const { api, partnerId } = await newPartner(server);
+    const { claimKey } = await import('../../server/store/queries/idempotency');
+    // A request claimed the key and its process died before answering.
+    assert.equal(await claimKey(server.deps.store.db, partnerId, 'crashed', 'some-hash', new Date(Date.now() - 6 * 60 * 1000)), true);
+    const res = await api.post('/v2/customers', individual(), { 'idempotency-key': 'crashed' });
+    assert.equal(res.status, 201, res.text);
+  });
+});
