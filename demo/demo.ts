@@ -1,7 +1,9 @@
-// The demo page's own script: gets sandbox sessions, mounts <ramp-onboarding> as a partner page would, logs its events, fills the snippets.
+// The demo page's own script: gets sandbox sessions, mounts <ramp-onboarding> (then <ramp-quote>, then <ramp-pix-checkout> or <ramp-offramp> after a lock) as a partner page would, logs their events, fills the snippets.
 // Only types come from src/: the component itself arrives through the real embed, /sdk/ramp-widget.js.
 import type { WidgetSession } from '../src/contract/widget-sessions';
-import type { RampCustomerCreatedEvent, RampErrorEvent } from '../src/events';
+import type { RampCustomerCreatedEvent, RampErrorEvent, RampQuoteExpiredEvent, RampQuoteLockedEvent } from '../src/events';
+import type { RampBankAccountCreatedEvent, RampRequoteRequestedEvent, RampTransactionCreatedEvent, RampTransactionUpdatedEvent } from '../src/events';
+import type { RampDocumentUploadedEvent, RampVerificationChangedEvent } from '../src/events';
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -64,7 +66,20 @@ function shortenTokens(_key: string, value: unknown): unknown {
   return typeof value === 'string' && value.length > 48 && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value) ? `${value.slice(0, 24)}…` : value;
 }
 
-function logEvent(event: RampCustomerCreatedEvent | RampErrorEvent): void {
+/** Every event the demo logs; the money ones come from <ramp-pix-checkout> and <ramp-offramp>. */
+type LoggedEvent =
+  | RampCustomerCreatedEvent
+  | RampErrorEvent
+  | RampQuoteLockedEvent
+  | RampQuoteExpiredEvent
+  | RampTransactionCreatedEvent
+  | RampTransactionUpdatedEvent
+  | RampBankAccountCreatedEvent
+  | RampRequoteRequestedEvent
+  | RampVerificationChangedEvent
+  | RampDocumentUploadedEvent;
+
+function logEvent(event: LoggedEvent): void {
   const item = document.createElement('li');
   item.className = 'event';
   item.dataset.event = event.type;
@@ -105,6 +120,13 @@ function fillSnippets(): void {
     `  const { customer, session } = event.detail;`,
     `  // The element now uses session.token (bound to customer.id); keep customer.id on your side.`,
     `});`,
+    `document.addEventListener('ramp-quote-locked', (event) => {`,
+    `  const { exchangeRateId, expiresAt } = event.detail;`,
+    `  // Pay with exchangeRateId before expiresAt; ramp-quote-expired says when it is no longer on offer.`,
+    `});`,
+    `document.addEventListener('ramp-transaction-updated', (event) => {`,
+    `  const transaction = event.detail; // transaction.state.status: TRANSFERRING_FIAT, …, SUCCESS`,
+    `});`,
     `document.addEventListener('ramp-error', (event) => {`,
     `  // event.detail.code: UNAUTHENTICATED → mint a new session and set element.session; NETWORK_ERROR, …`,
     `});`,
@@ -128,6 +150,106 @@ function wireCopyButtons(): void {
 
 document.addEventListener('ramp-customer-created', logEvent);
 document.addEventListener('ramp-error', logEvent);
+// KYC: after creating the customer, <ramp-onboarding> goes on to additional information, documents, the selfie on the
+// hosted page (a popup to /verify/{token}) or the start of a business verification, and follows the review live.
+document.addEventListener('ramp-verification-changed', logEvent);
+document.addEventListener('ramp-document-uploaded', logEvent);
+
+// ── the quote panel: quotes belong to a customer, so it is mounted once one exists, with the session bound to it ──
+const quoteSection = $<HTMLElement>('quote-section');
+const quoteSlot = $<HTMLDivElement>('quote-slot');
+
+function mountQuote(event: RampCustomerCreatedEvent): void {
+  const quote = document.createElement('ramp-quote');
+  quote.id = 'quote';
+  quote.dataset.testid = 'quote';
+  quote.setAttribute('session', event.detail.session.token);
+  quote.setAttribute('lang', langSelect.value);
+  quote.setAttribute('amount', '1000');
+  if (themeSelect.value) quote.setAttribute('theme', themeSelect.value);
+  quoteSlot.replaceChildren(quote);
+  quoteSection.hidden = false;
+}
+
+/** A new session is a new visitor: the old customer's quotes go with the old onboarding. */
+function unmountQuote(): void {
+  quoteSlot.replaceChildren();
+  quoteSection.hidden = true;
+}
+
+document.addEventListener('ramp-customer-created', mountQuote);
+document.addEventListener('ramp-quote-locked', logEvent);
+document.addEventListener('ramp-quote-expired', logEvent);
+newSessionButton.addEventListener('click', unmountQuote);
+langSelect.addEventListener('change', () => document.querySelector('ramp-quote')?.setAttribute('lang', langSelect.value));
+themeSelect.addEventListener('change', () => {
+  const quote = document.querySelector('ramp-quote');
+  if (!quote) return;
+  if (themeSelect.value) quote.setAttribute('theme', themeSelect.value);
+  else quote.removeAttribute('theme');
+});
+// ── money: after a lock, <ramp-pix-checkout> for a BRL buy or <ramp-offramp> for a sell, with the session bound to the customer ──
+const transactionSection = $<HTMLElement>('transaction-section');
+const transactionSlot = $<HTMLDivElement>('transaction-slot');
+const fiats = new Set(['BRL', 'EUR', 'USD']);
+/** The session bound to the customer onboarding created: transactions act for that customer. */
+let boundSession = '';
+
+function mountTransaction(event: RampQuoteLockedEvent): void {
+  if (!boundSession) return;
+  const { exchangeRateId, quote } = event.detail;
+  const buy = fiats.has(quote.sourceCurrency);
+  if (buy && quote.sourceCurrency !== 'BRL') {
+    // The checkout is PIX: a EUR or USD buy has no pay-in component in this demo.
+    const note = document.createElement('p');
+    note.className = 'hint';
+    note.dataset.testid = 'transaction-unsupported';
+    note.textContent = `The checkout pays by PIX: lock a BRL quote to buy (this one pays in ${quote.sourceCurrency}).`;
+    transactionSlot.replaceChildren(note);
+    transactionSection.hidden = false;
+    return;
+  }
+  const widget = buy ? document.createElement('ramp-pix-checkout') : document.createElement('ramp-offramp');
+  widget.id = buy ? 'checkout' : 'offramp';
+  widget.dataset.testid = widget.id;
+  widget.setAttribute('session', boundSession);
+  widget.setAttribute('exchange-rate-id', exchangeRateId);
+  widget.setAttribute('lang', langSelect.value);
+  if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
+  // This page runs against the sandbox server: show the checkout's "Simulate payment" button.
+  if (buy) widget.setAttribute('sandbox', '');
+  widget.quote = quote;
+  transactionSlot.replaceChildren(widget);
+  transactionSection.hidden = false;
+}
+
+function unmountTransaction(): void {
+  boundSession = '';
+  transactionSlot.replaceChildren();
+  transactionSection.hidden = true;
+}
+
+/** The locked quote can no longer pay: bring the quote panel back into view to lock a new one. */
+function showQuotePanel(): void {
+  quoteSection.scrollIntoView({ block: 'start' });
+}
+
+document.addEventListener('ramp-customer-created', (event) => {
+  boundSession = event.detail.session.token;
+});
+document.addEventListener('ramp-quote-locked', mountTransaction);
+document.addEventListener('ramp-requote-requested', showQuotePanel);
+for (const type of ['ramp-transaction-created', 'ramp-transaction-updated', 'ramp-bank-account-created', 'ramp-requote-requested'] as const) {
+  document.addEventListener(type, logEvent);
+}
+newSessionButton.addEventListener('click', unmountTransaction);
+langSelect.addEventListener('change', () => transactionSlot.firstElementChild?.setAttribute('lang', langSelect.value));
+themeSelect.addEventListener('change', () => {
+  const widget = transactionSlot.firstElementChild;
+  if (!widget) return;
+  if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
+  else widget.removeAttribute('theme');
+});
 newSessionButton.addEventListener('click', () => void startSession());
 langSelect.addEventListener('change', () => document.querySelector('ramp-onboarding')?.setAttribute('lang', langSelect.value));
 themeSelect.addEventListener('change', () => {

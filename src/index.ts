@@ -1,5 +1,25 @@
 // The library's classes, events, client and i18n, without side effects: importing this defines no tag (see define.ts).
 export { RampOnboarding } from './components/onboarding/onboarding';
+export { RampPixCheckout } from './components/pix-checkout/pix-checkout';
+export { RampOfframp } from './components/offramp/offramp';
+export {
+  RampTransactionCreatedEvent,
+  RampTransactionUpdatedEvent,
+  RampRequoteRequestedEvent,
+  RampBankAccountCreatedEvent,
+  type RampTransactionCreatedDetail,
+  type RampTransactionUpdatedDetail,
+  type RampRequoteRequestedDetail,
+  type RampBankAccountCreatedDetail,
+} from './events';
+export { transactionFeed, pollingFeed, type Feed, type FeedListener, type TransactionFeed } from './client/transaction-feed';
+export { RampDocumentUploader } from './components/document-uploader/document-uploader';
+export { RampVerification } from './components/verification/verification';
+export { RampVerificationChangedEvent, RampDocumentUploadedEvent, type RampVerificationChangedDetail, type RampDocumentUploadedDetail } from './events';
+export { RampQuote } from './components/quote/quote';
+export { CountdownController, type CountdownOptions } from './components/quote/countdown-controller';
+export { systemClock, type Clock } from './components/quote/clock';
+export { RampQuoteLockedEvent, RampQuoteExpiredEvent, type RampQuoteLockedDetail, type RampQuoteExpiredDetail } from './events';
 export { RampCustomerCreatedEvent, RampErrorEvent, type RampCustomerCreatedDetail, type RampErrorDetail } from './events';
 export { createBffClient, NetworkError, ProblemError, type BffClient, type BffClientOptions, type FieldProblem } from './client/bff-client';
 export { IdempotencyKeys, newIdempotencyKey } from './client/idempotency';

@@ -2,7 +2,13 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import type { CreateCustomerRequest } from '../contract/customers';
 import type { BffCustomerCreated } from '../contract/widget-sessions';
+import type { BffQuoteRequest, Quote } from '../contract/exchange-rates';
+import type { Customer } from '../contract/customers';
+import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, Verification } from '../contract/kyc';
 import { NetworkError, ProblemError } from './problem';
+import type { Pagination } from '../contract/common';
+import type { BankAccount, CreateBankAccount } from '../contract/bank-accounts';
+import type { BffOffRampRequest, BffOnRampRequest, Transaction } from '../contract/transactions';
 
 export { NetworkError, ProblemError, type FieldProblem } from './problem';
 
@@ -24,8 +30,56 @@ export interface WriteOptions {
   signal?: AbortSignal;
 }
 
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
+/** One page of a list, newest first, with the cursors of the pages around it. */
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+/** `size` 1–100; `cursor` is a `nextCursor` or `previousCursor` from an earlier page. */
+export interface PageQuery {
+  size?: number;
+  cursor?: string | undefined;
+}
+
+/** What the browser sends to /bff/bank-accounts: the session decides the customer. */
+export type BffCreateBankAccount = Omit<CreateBankAccount, 'customerId'>;
+
 export interface BffClient {
   createCustomer(body: CreateCustomerRequest, options: WriteOptions): Promise<BffCustomerCreated>;
+  /**
+   * A quote for the session's customer: FLOATING (indicative, not stored) or LOCKED (stored, single use until `expiresAt`).
+   * Give a lock an Idempotency-Key, so a retried lock leaves one quote; a floating quote needs none.
+   */
+  createQuote(body: BffQuoteRequest, options?: Partial<WriteOptions>): Promise<Quote>;
+  // KYC / KYB of the session's customer (also the hosted verification page's API, with its link token as the session).
+  /** Which customer the session is bound to (`null`: an onboarding session that has not created one yet). */
+  getSession(options?: ReadOptions): Promise<{ customerId: string | null; expiresAt: string }>;
+  getCustomer(options?: ReadOptions): Promise<Customer>;
+  updateAdditionalInformation(body: AdditionalInformation, options: WriteOptions): Promise<Customer>;
+  listDocuments(options?: ReadOptions): Promise<{ data: Document[] }>;
+  listAssociatedParties(options?: ReadOptions): Promise<{ data: AssociatedParty[] }>;
+  createAssociatedParty(body: CreateAssociatedParty, options: WriteOptions): Promise<AssociatedParty>;
+  startVerification(options: WriteOptions): Promise<Verification>;
+  listVerifications(options?: ReadOptions): Promise<{ data: Verification[] }>;
+  /** Sandbox only, hosted page: completes liveness as a real selfie would. */
+  simulateLiveness(options: WriteOptions): Promise<Customer>;
+  // Money of the session's customer: transactions (on-ramp by PIX, off-ramp to a bank account) and payout bank accounts.
+  /** 201 with `state.status = AWAITING_FUNDS` and, for PIX, `state.payment = {rail, brCode, expiresAt}`. */
+  createOnRamp(body: BffOnRampRequest, options: WriteOptions): Promise<Transaction>;
+  /** 201 with `state.status = TRANSFERRING_STABLECOIN`: the stablecoin leaves the customer's wallet at once. */
+  createOffRamp(body: BffOffRampRequest, options: WriteOptions): Promise<Transaction>;
+  getTransaction(id: string, options?: ReadOptions): Promise<Transaction>;
+  listTransactions(query?: PageQuery, options?: ReadOptions): Promise<Page<Transaction>>;
+  listBankAccounts(query?: PageQuery, options?: ReadOptions): Promise<Page<BankAccount>>;
+  createBankAccount(body: BffCreateBankAccount, options: WriteOptions): Promise<BankAccount>;
+  deleteBankAccount(id: string, options?: ReadOptions): Promise<void>;
+  /** Sandbox only: pays an AWAITING_FUNDS PIX on-ramp as the payer's bank would. */
+  simulatePayment(transactionId: string, options: WriteOptions): Promise<Transaction>;
 }
 
 export function createBffClient(options: BffClientOptions): BffClient {
@@ -53,7 +107,49 @@ export function createBffClient(options: BffClientOptions): BffClient {
   return {
     createCustomer: (body, { idempotencyKey, signal }) =>
       call(() => http.post('customers', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<BffCustomerCreated>()),
+    createQuote: (body, { idempotencyKey, signal } = {}) =>
+      call(() => http.post('exchange-rates', { json: body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}, signal }).json<Quote>()),
+    getSession: ({ signal } = {}) => call(() => http.get('session', { signal }).json<{ customerId: string | null; expiresAt: string }>()),
+    getCustomer: ({ signal } = {}) => call(() => http.get('customer', { signal }).json<Customer>()),
+    updateAdditionalInformation: (body, { idempotencyKey, signal }) =>
+      call(() => http.patch('customer/additional-information', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Customer>()),
+    listDocuments: ({ signal } = {}) => call(() => http.get('customer/documents', { signal }).json<{ data: Document[] }>()),
+    listAssociatedParties: ({ signal } = {}) => call(() => http.get('customer/associated-parties', { signal }).json<{ data: AssociatedParty[] }>()),
+    createAssociatedParty: (body, { idempotencyKey, signal }) =>
+      call(() => http.post('customer/associated-parties', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<AssociatedParty>()),
+    startVerification: ({ idempotencyKey, signal }) =>
+      call(() => http.post('customer/verifications', { headers: { 'idempotency-key': idempotencyKey }, signal }).json<Verification>()),
+    listVerifications: ({ signal } = {}) => call(() => http.get('customer/verifications', { signal }).json<{ data: Verification[] }>()),
+    simulateLiveness: ({ idempotencyKey, signal }) =>
+      call(() => http.post('customer/liveness/simulate', { headers: { 'idempotency-key': idempotencyKey }, signal }).json<Customer>()),
+    createOnRamp: (body, { idempotencyKey, signal }) =>
+      call(() => http.post('transactions/on-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Transaction>()),
+    createOffRamp: (body, { idempotencyKey, signal }) =>
+      call(() => http.post('transactions/off-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Transaction>()),
+    getTransaction: (id, { signal } = {}) => call(() => http.get(`transactions/${encodeURIComponent(id)}`, { signal }).json<Transaction>()),
+    listTransactions: (query = {}, { signal } = {}) =>
+      call(() => http.get('transactions', { searchParams: pageParams(query), signal }).json<Page<Transaction>>()),
+    listBankAccounts: (query = {}, { signal } = {}) =>
+      call(() => http.get('bank-accounts', { searchParams: pageParams(query), signal }).json<Page<BankAccount>>()),
+    createBankAccount: (body, { idempotencyKey, signal }) =>
+      call(() => http.post('bank-accounts', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<BankAccount>()),
+    deleteBankAccount: (id, { signal } = {}) =>
+      call(async () => void (await http.delete(`bank-accounts/${encodeURIComponent(id)}`, { signal }))),
+    simulatePayment: (transactionId, { idempotencyKey, signal }) =>
+      call(() =>
+        http
+          .post(`sandbox/transactions/${encodeURIComponent(transactionId)}/pay`, { headers: { 'idempotency-key': idempotencyKey }, signal })
+          .json<Transaction>(),
+      ),
   };
+}
+
+/** Only the parameters given: an absent cursor must not travel as `cursor=undefined`. */
+function pageParams(query: PageQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.size !== undefined) params.set('size', String(query.size));
+  if (query.cursor) params.set('cursor', query.cursor);
+  return params;
 }
 
 /** Runs a ky call and turns its failures into `ProblemError` / `NetworkError`; an abort stays an `AbortError`. */

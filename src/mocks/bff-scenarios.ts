@@ -3,6 +3,8 @@ import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import type { Problem } from '../contract/common';
 import type { CreateCustomerRequest, Customer } from '../contract/customers';
 import type { BffCustomerCreated } from '../contract/widget-sessions';
+import type { BffQuoteRequest, Quote } from '../contract/exchange-rates';
+import { Decimal } from 'decimal.js';
 
 export const mockIds = {
   customer: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d',
@@ -154,3 +156,226 @@ export const bffScenarios = {
   /** Offline for the first `times` requests, then the success scenario: for retries. */
   flaky: (times: number, o: ScenarioOptions = {}) => [networkFails(times, o), createCustomerSucceeds(o)],
 } satisfies Record<string, (...args: never[]) => HttpHandler[]>;
+
+// ── quotes: POST /bff/exchange-rates ──
+
+/** Terms the quote mocks price with, shaped like the server's defaults (fee schedule, lock premiums, default chain). */
+export interface QuoteTerms {
+  /** Target per source for each `SOURCE>TARGET` pair, 8 decimals at most. */
+  rates: Record<string, string>;
+  /** Service fee by direction (`onRamp` fiat → stablecoin, `offRamp` the reverse) and rail: basis points and a flat amount in the target currency. */
+  service: Record<'onRamp' | 'offRamp', Partial<Record<Quote['rail'], { rate: string; flatAmount: string }>>>;
+  /** The partner fee on every quote (the session's partner fee); zero when absent. */
+  partner: { rate: string; flatAmount: string };
+  /** Extra service basis points by lock window. */
+  lockPremiumBps: Record<'30s' | '1m' | '5m', string>;
+  /** The chain a quote uses when the request names none. */
+  defaultBlockchain: Quote['blockchain'];
+}
+
+export const defaultQuoteTerms: QuoteTerms = {
+  rates: {
+    'BRL>USDC': '0.2', 'BRL>USDT': '0.2', 'USDC>BRL': '5', 'USDT>BRL': '5',
+    'EUR>USDC': '1.08', 'EUR>USDT': '1.08', 'USDC>EUR': '0.92', 'USDT>EUR': '0.92',
+    'USD>USDC': '1', 'USD>USDT': '1', 'USDC>USD': '0.999', 'USDT>USD': '0.999',
+  },
+  service: {
+    onRamp: { PIX: { rate: '50', flatAmount: '0' }, SEPA: { rate: '50', flatAmount: '0' }, SWIFT: { rate: '60', flatAmount: '10' } },
+    offRamp: { PIX: { rate: '60', flatAmount: '0.50' }, SEPA: { rate: '60', flatAmount: '0.50' }, SWIFT: { rate: '80', flatAmount: '20' } },
+  },
+  partner: { rate: '25', flatAmount: '0' },
+  lockPremiumBps: { '30s': '0', '1m': '10', '5m': '30' },
+  defaultBlockchain: 'ETHEREUM',
+};
+
+export interface QuoteScenarioOptions extends ScenarioOptions {
+  terms?: Partial<QuoteTerms>;
+  /** The server's clock, for `createdAt` / `expiresAt`. */
+  now?: () => Date;
+  /** Answer only this quote type and let the other fall through to the next handler. */
+  only?: 'FLOATING' | 'LOCKED';
+}
+
+const exchangeRatesUrl = (o: ScenarioOptions) => `${o.base ?? '*/bff'}/exchange-rates`;
+const quoteDecimals = (currency: string) => (currency === 'USDC' || currency === 'USDT' ? 6 : 2);
+const fiatOfRail: Record<string, string> = { PIX: 'BRL', SEPA: 'EUR', SWIFT: 'USD', ACH: 'USD', FEDWIRE: 'USD' };
+const lockSeconds: Record<string, number> = { '30s': 30, '1m': 60, '5m': 300 };
+let lockedQuoteCount = 0;
+
+/** Ids of the locked quotes the mocks hand out, in order: `mockLockedQuoteId(1)` is the first. */
+export const mockLockedQuoteId = (n: number) => `01936f2a-7c1e-7aa8-9d4b-${n.toString(16).padStart(12, '0')}`;
+
+/**
+ * Prices a quote request the way the server does (server/domain/pricing.ts): base = source × rate rounded down, fees
+ * = base × bps / 10000 + flat rounded up (together), final = base − fees; a target is solved for the smallest source.
+ * Returns the quote, or the problem the server would answer.
+ */
+export function priceMockQuote(body: BffQuoteRequest, terms: QuoteTerms = defaultQuoteTerms, now = new Date()): Quote | Response {
+  const { sourceCurrency: source, targetCurrency: target, rail } = body;
+  const rate = terms.rates[`${source}>${target}`];
+  const fiat = fiatOfRail[rail];
+  const onRamp = quoteDecimals(source) === 2;
+  if (!rate || (onRamp ? source : target) !== fiat) {
+    return problemResponse(422, 'UNSUPPORTED_PAIR', `${source} → ${target} over ${rail} is not supported`, {
+      errors: [{ path: 'targetCurrency', message: `${source} → ${target} over ${rail} is not supported` }],
+    });
+  }
+  const schedule = terms.service[onRamp ? 'onRamp' : 'offRamp'][rail] ?? { rate: '50', flatAmount: '0' };
+  const lock = body.type === 'LOCKED' ? (body.timeLock ?? '30s') : '30s';
+  const serviceBps = new Decimal(schedule.rate).plus(terms.lockPremiumBps[lock] ?? '0');
+  const partnerBps = new Decimal(terms.partner.rate);
+  const flats = new Decimal(schedule.flatAmount).plus(terms.partner.flatAmount);
+  const [sd, td] = [quoteDecimals(source), quoteDecimals(target)];
+  const down = (d: Decimal, places: number) => d.toDecimalPlaces(places, Decimal.ROUND_FLOOR);
+  const up = (d: Decimal, places: number) => d.toDecimalPlaces(places, Decimal.ROUND_CEIL);
+  const solve = (wanted: Decimal) =>
+    up(up(wanted.plus(flats).dividedBy(new Decimal(1).minus(serviceBps.plus(partnerBps).dividedBy(10000))), td).dividedBy(rate), sd);
+  const amountProblem = (path: string, value: unknown, decimals: number, currency: string): Response | undefined => {
+    if (typeof value !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(value)) {
+      return problemResponse(400, 'VALIDATION_FAILED', `${path}: must be a plain decimal such as "10.50"`, { errors: [{ path, message: 'must be a plain decimal such as "10.50": digits, one optional ".", no exponent, sign or spaces' }] });
+    }
+    if ((value.split('.')[1] ?? '').replace(/0+$/, '').length > decimals) {
+      const message = `${currency} amounts have at most ${decimals} decimal places`;
+      return problemResponse(400, 'VALIDATION_FAILED', `${path}: ${message}`, { errors: [{ path, message }] });
+    }
+    if (new Decimal(value).isZero()) return problemResponse(400, 'VALIDATION_FAILED', `${path}: must be greater than zero`, { errors: [{ path, message: 'must be greater than zero' }] });
+    return undefined;
+  };
+
+  let sourceAmount: Decimal;
+  let wantedTarget: Decimal | undefined;
+  if (body.targetAmount !== undefined && body.type === 'LOCKED') {
+    const problem = amountProblem('targetAmount', body.targetAmount, td, target);
+    if (problem) return problem;
+    wantedTarget = new Decimal(body.targetAmount);
+    sourceAmount = solve(wantedTarget);
+  } else {
+    const problem = amountProblem('sourceAmount', body.sourceAmount, sd, source);
+    if (problem) return problem;
+    sourceAmount = new Decimal(body.sourceAmount!);
+  }
+  const base = down(sourceAmount.times(rate), td);
+  const partnerTotal = up(base.times(partnerBps).dividedBy(10000).plus(terms.partner.flatAmount), td);
+  const totalFees = up(base.times(serviceBps.plus(partnerBps)).dividedBy(10000).plus(flats), td);
+  let serviceTotal = totalFees.minus(partnerTotal);
+  let final = base.minus(totalFees);
+  if (!final.gt(0)) {
+    const minimum = solve(new Decimal(1).dividedBy(10 ** td)).toFixed(sd);
+    const message = `amount too small to cover fees: the smallest ${source} amount that delivers any ${target} is ${minimum}`;
+    return problemResponse(400, 'VALIDATION_FAILED', `sourceAmount: ${message}`, { errors: [{ path: 'sourceAmount', message }], minimumSourceAmount: minimum });
+  }
+  if (wantedTarget) {
+    serviceTotal = serviceTotal.plus(final.minus(wantedTarget));
+    final = wantedTarget;
+  }
+  const fee = (bps: Decimal, flat: string, total: Decimal) => ({ rate: bps.toString(), flatAmount: new Decimal(flat).toFixed(td), totalAmount: total.toFixed(td), currency: target });
+  const quote: Quote = {
+    type: body.type,
+    customerId: mockIds.customer,
+    rail,
+    blockchain: body.blockchain ?? terms.defaultBlockchain,
+    sourceCurrency: source,
+    sourceAmount: sourceAmount.toFixed(sd),
+    targetCurrency: target,
+    baseTargetAmount: base.toFixed(td),
+    baseExchangeRate: new Decimal(rate).toFixed(8),
+    fees: { service: fee(serviceBps, schedule.flatAmount, serviceTotal), partner: fee(partnerBps, terms.partner.flatAmount, partnerTotal) },
+    finalTargetAmount: final.toFixed(td),
+    finalExchangeRate: down(final.dividedBy(sourceAmount), 8).toFixed(8),
+    createdAt: now.toISOString(),
+  };
+  if (body.type === 'LOCKED') {
+    quote.id = mockLockedQuoteId(++lockedQuoteCount);
+    quote.timeLock = lock;
+    quote.expiresAt = new Date(now.getTime() + (lockSeconds[lock] ?? 30) * 1000).toISOString();
+    quote.partnerFeeId = null;
+  }
+  return quote;
+}
+
+/** 200 with a priced quote, FLOATING and LOCKED (or only `o.only`); a LOCKED retry with the same Idempotency-Key replays the first answer. */
+export function quoteSucceeds(o: QuoteScenarioOptions = {}): HttpHandler {
+  const terms = { ...defaultQuoteTerms, ...o.terms };
+  const answered = new Map<string, Quote>();
+  return http.post(exchangeRatesUrl(o), async ({ request }) => {
+    const body = (await request.clone().json()) as BffQuoteRequest;
+    if (o.only && body.type !== o.only) return undefined;
+    await arrive(request, o);
+    const key = request.headers.get('idempotency-key') ?? '';
+    const replay = body.type === 'LOCKED' ? answered.get(key) : undefined;
+    if (replay) return HttpResponse.json(replay, { headers: { 'idempotency-replayed': 'true' } });
+    const priced = priceMockQuote(body, terms, o.now?.() ?? new Date());
+    if (priced instanceof Response) return priced;
+    if (key && body.type === 'LOCKED') answered.set(key, priced);
+    return HttpResponse.json(priced);
+  });
+}
+
+/** 400 VALIDATION_FAILED on an amount; by default "too small to cover fees" with `minimumSourceAmount`, as the server words it. */
+export function quoteAmountInvalid(
+  error: { path: 'sourceAmount' | 'targetAmount'; message: string; minimumSourceAmount?: string } = {
+    path: 'sourceAmount',
+    message: 'amount too small to cover fees: the smallest BRL amount that delivers any USDC is 0.02',
+    minimumSourceAmount: '0.02',
+  },
+  o: QuoteScenarioOptions = {},
+): HttpHandler {
+  return http.post(exchangeRatesUrl(o), async ({ request }) => {
+    const body = (await request.clone().json()) as BffQuoteRequest;
+    if (o.only && body.type !== o.only) return undefined;
+    await arrive(request, o);
+    const { minimumSourceAmount, ...fieldError } = error;
+    return problemResponse(400, 'VALIDATION_FAILED', `${error.path}: ${error.message}`, {
+      errors: [fieldError],
+      ...(minimumSourceAmount ? { minimumSourceAmount } : {}),
+    });
+  });
+}
+
+/** 422 UNSUPPORTED_PAIR, e.g. a chain that does not carry the stablecoin. */
+export function quotePairUnsupported(o: QuoteScenarioOptions = {}): HttpHandler {
+  return http.post(exchangeRatesUrl(o), async ({ request }) => {
+    await arrive(request, o);
+    return problemResponse(422, 'UNSUPPORTED_PAIR', 'USDT is not offered on BASE', { errors: [{ path: 'blockchain', message: 'USDT is not offered on BASE' }] });
+  });
+}
+
+/** 401 / 403 with the server's codes. */
+export function quoteRefused(status: 401 | 403, o: QuoteScenarioOptions = {}): HttpHandler {
+  const code = status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN';
+  return http.post(exchangeRatesUrl(o), async ({ request }) => {
+    await arrive(request, o);
+    return problemResponse(status, code, 'The widget session is missing, invalid or expired.');
+  });
+}
+
+/** No answer at all for the first `times` quote requests; later ones fall through to the next handler. */
+export function quoteNetworkFails(times = Number.POSITIVE_INFINITY, o: QuoteScenarioOptions = {}): HttpHandler {
+  let failed = 0;
+  return http.post(exchangeRatesUrl(o), async ({ request }) => {
+    const body = (await request.clone().json()) as BffQuoteRequest;
+    if (failed >= times || (o.only && body.type !== o.only)) return undefined;
+    failed++;
+    await arrive(request, o);
+    return HttpResponse.error();
+  });
+}
+
+/** The quote scenarios by name, each a list of handlers for `worker.use(...)`. */
+export const quoteScenarios = {
+  /** Floating and locked quotes priced from `defaultQuoteTerms`. */
+  success: (o: QuoteScenarioOptions = {}) => [quoteSucceeds(o)],
+  floating: (o: QuoteScenarioOptions = {}) => [quoteSucceeds({ ...o, only: 'FLOATING' })],
+  locked: (o: QuoteScenarioOptions = {}) => [quoteSucceeds({ ...o, only: 'LOCKED' })],
+  /** Every answer after `delayMs` (default 800 ms): for pending states and out-of-order answers. */
+  slow: (o: QuoteScenarioOptions = {}) => [quoteSucceeds({ delayMs: 800, ...o })],
+  amountTooSmall: (o: QuoteScenarioOptions = {}) => [quoteAmountInvalid(undefined, o)],
+  unsupportedPair: (o: QuoteScenarioOptions = {}) => [quotePairUnsupported(o)],
+  expiredSession: (o: QuoteScenarioOptions = {}) => [quoteRefused(401, o)],
+  offline: (o: QuoteScenarioOptions = {}) => [quoteNetworkFails(Number.POSITIVE_INFINITY, o)],
+} satisfies Record<string, (...args: never[]) => HttpHandler[]>;
+
+// ── KYC / KYB: a stateful fake of the customer's verification routes (kyc-scenarios.ts), here so every scenario has one entry point ──
+export * from './kyc-scenarios';
+// ── Money: a stateful fake of transactions, bank accounts and the sandbox pay route (money-scenarios.ts) ──
+export * from './money-scenarios';

@@ -1,12 +1,18 @@
-// Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme.
+// Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme; controls come from controls.styles.
 import { css } from 'lit';
 import { themeTokens, visuallyHidden } from '../theme.styles';
+import { controlStyles } from '../controls.styles';
 
 export const onboardingStyles = [
   themeTokens,
   visuallyHidden,
+  controlStyles,
   css`
     :host {
+      --_input-background: var(--ramp-onboarding-input-background, var(--_color-surface));
+      --_input-border-color: var(--ramp-onboarding-input-border-color, var(--_color-border));
+      --_button-background: var(--ramp-onboarding-button-background, var(--_color-primary));
+      --_button-color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
       display: block;
       font-family: var(--_font-family);
       font-size: var(--_font-size);
@@ -139,7 +145,7 @@ export const onboardingStyles = [
       color: var(--_color-text-muted);
       margin: 0;
     }
-    input:not([type='radio']),
+    input:not([type='radio']):not([type='checkbox']),
     select {
       width: 100%;
       min-height: 2.75em;
@@ -150,7 +156,7 @@ export const onboardingStyles = [
       border: 1px solid var(--ramp-onboarding-input-border-color, var(--_color-border));
       border-radius: var(--_radius);
     }
-    input:not([type='radio']):focus-visible,
+    input:not([type='radio']):not([type='checkbox']):focus-visible,
     select:focus-visible,
     button:focus-visible {
       outline: none;
@@ -233,6 +239,108 @@ export const onboardingStyles = [
     .summary dd {
       margin: 0;
       overflow-wrap: anywhere;
+    }
+    /* ── KYC steps ── */
+    .kyc-step {
+      display: grid;
+      gap: var(--_space);
+    }
+    .step-title {
+      font-size: 1.15em;
+    }
+    .success + .kyc-step {
+      margin-top: var(--_space);
+    }
+    .subheading,
+    .form-title {
+      font-size: 1.05em;
+      font-weight: 600;
+    }
+    .group {
+      display: grid;
+      gap: 0.6em;
+    }
+    .grid {
+      display: grid;
+      gap: var(--_space);
+    }
+    .grid.two {
+      grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+    }
+    .grid.three {
+      grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr));
+    }
+    .phone-row {
+      display: grid;
+      grid-template-columns: minmax(9rem, 2fr) 3fr;
+      gap: 0.6em;
+    }
+    .money {
+      display: flex;
+      align-items: center;
+      gap: 0.4em;
+    }
+    .money-prefix {
+      color: var(--_color-text-muted);
+      font-weight: 600;
+    }
+    .choices .choice {
+      padding: 0.5em 0.75em;
+      font-weight: 400;
+    }
+    .parties {
+      display: grid;
+      gap: 0.5em;
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
+    .parties.nested {
+      margin: 0.5em 0 0 1.25em;
+      padding-left: 0.75em;
+      border-left: 2px solid var(--_color-border);
+    }
+    .party {
+      display: grid;
+      gap: 0.3em;
+      justify-items: start;
+      padding: 0.6em 0.75em;
+      border: 1px solid var(--_color-border);
+      border-radius: var(--_radius);
+    }
+    .party-line {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.25em 0.75em;
+      align-items: center;
+    }
+    .party-name {
+      font-weight: 600;
+    }
+    .party-form {
+      display: grid;
+      gap: var(--_space);
+      padding: var(--_space);
+      border: 1px solid var(--_color-primary);
+      border-radius: var(--_radius);
+      background: var(--_color-surface-raised);
+    }
+    .party-documents {
+      display: grid;
+      gap: 0.5em;
+    }
+    .status-line {
+      display: flex;
+      gap: 0.5em;
+      align-items: center;
+    }
+    .rejection {
+      display: grid;
+      gap: 0.6em;
+    }
+    .rejection ul {
+      margin: 0;
+      padding-left: 1.2em;
     }
     @media (prefers-reduced-motion: no-preference) {
       .choice,

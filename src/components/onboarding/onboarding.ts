@@ -1,21 +1,33 @@
-// <ramp-onboarding>: the onboarding stepper; this step creates the customer (individual or business) through the BFF.
+// <ramp-onboarding>: the KYC/KYB stepper: creates the customer, then additional information, parties, documents, liveness or start, and the review.
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import type { CreateCustomerRequest, Customer } from '../../contract/customers';
+import type { AssociatedParty } from '../../contract/kyc';
 import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
 import type { BffCustomerCreated } from '../../contract/widget-sessions';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, NetworkError, ProblemError } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
+import { pollingFeed } from '../../client/customer-feed';
 import { RampCustomerCreatedEvent } from '../../events/customer-created';
 import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
-import { I18nController, formatInstant, type MessageKey, type TranslateArgs } from '../../i18n';
+import { RampVerificationChangedEvent } from '../../events/verification-changed';
+import { CustomerWatch } from '../customer-watch';
+import { I18nController, formatInstant, type MessageKey, type PluralKey, type TranslateArgs } from '../../i18n';
+import { DocumentsStep } from './documents-step';
+import { InfoStep } from './info-step';
+import { LivenessStep } from './liveness-step';
+import { PartiesStep } from './parties-step';
+import { resumeStep } from './resume';
+import type { StepContext } from './step-context';
+import { StatusStep } from './status-step';
+import { SubmitStep } from './submit-step';
 import { countryOptions } from './countries';
 import { refitTaxId, reformatTaxId, taxIdKind, taxIdMaxLength } from './format';
 import { customerTypes, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
 import { onboardingStyles } from './onboarding.styles';
-import { onboardingSteps, type OnboardingStep } from './steps';
+import { stepsFor, type OnboardingStep } from './steps';
 import { placeFieldProblems, validateCustomer, type FieldError, type ServerFieldError } from './validators';
 
 /** An empty string removes the attribute instead of leaving `session=""` or `lang=""` behind. */
@@ -39,15 +51,23 @@ function isDuplicateTaxId(error: ProblemError): boolean {
 type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: string];
 
 /**
- * Onboards a customer for a partner: the user chooses individual or business, fills in who they are, and the
- * component creates the customer through the BFF with the widget session, then switches to the session bound to
- * the new customer. Client checks are the server's own rules; the server's problems land on the field they name.
- * Built as a stepper: later steps (additional information, documents, liveness) join after `customer`.
+ * Onboards a customer for a partner, end to end. The user chooses individual or business and fills in who they are;
+ * the component creates the customer through the BFF with the widget session and switches to the session bound to
+ * it. Then: additional information; for a business its associated parties (UBOs, shareholders, nested shareholders of
+ * business shareholders, representatives); the documents (`<ramp-document-uploader>`); for an individual the liveness
+ * check on the hosted verification page (opened top-level in a popup, never in an iframe), for a business the start of
+ * the verification; and a status view that follows the review live and explains a rejection.
  *
- * @summary Customer onboarding: individual or business details, validated as the server does, then created.
+ * Given a session bound to an existing customer, it resumes at the first step not done (read from the customer's
+ * `requirements` and `verification.status`). Client checks are the server's own rules; the server's problems land
+ * on the field they name.
+ *
+ * @summary Customer onboarding and KYC/KYB: details, additional information, parties, documents, liveness, review.
  * @tag ramp-onboarding
  *
  * @fires ramp-customer-created - {RampCustomerCreatedEvent} Once, when the customer exists; `detail` is `{customer, session}` and the element has already adopted `session.token`.
+ * @fires ramp-verification-changed - {RampVerificationChangedEvent} When the verification status this element saw changes (from an API answer or the live review); `detail` is `{customerId, status}`.
+ * @fires ramp-document-uploaded - {RampDocumentUploadedEvent} Once per stored file, from the uploaders inside; `detail` is the document.
  * @fires ramp-error - {RampErrorEvent} When a call fails for a reason the user cannot fix in the form (expired session, forbidden, not found, network, server). `detail` is `{code, status, detail, requestId, operation}`.
  *
  * @csspart base - The card around everything.
@@ -71,6 +91,19 @@ type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: stri
  * @csspart submit - The submit button.
  * @csspart success - The panel shown once the customer is created.
  * @csspart summary - The customer summary list in the success panel.
+ * @csspart step-title - The heading of the current step (takes focus when the step changes).
+ * @csspart group - A fieldset of related fields (phone, address, a multi-choice list).
+ * @csspart textarea - A multi-line input.
+ * @csspart choice - A checkbox choice in a list.
+ * @csspart parties - The list of associated parties (nested lists for shareholders of business shareholders).
+ * @csspart party - One associated party.
+ * @csspart add-party - The button that opens the add-party form.
+ * @csspart party-form - The add-party form.
+ * @csspart uploader - A `<ramp-document-uploader>` inside (its parts `requirement`, `dropzone`, `upload`, `progress`, `documents`, `document` are exported).
+ * @csspart liveness-link - The link to the hosted verification page.
+ * @csspart verification-status - The status panel of the review.
+ * @csspart status-badge - The status badge in it.
+ * @csspart rejection - What to correct after a temporary rejection.
  *
  * @cssprop --ramp-color-primary - Accent: selected choice, submit button, current step.
  * @cssprop --ramp-color-on-primary - Text on the accent.
@@ -122,11 +155,37 @@ export class RampOnboarding extends LitElement {
   @state() private serverErrors: Partial<Record<FieldName, ServerFieldError>> = {};
   @state() private alert: Alert | undefined;
   @state() private announcement = '';
+  /** The customer, once created here or found for a bound session. */
   @state() private createdCustomer: Customer | undefined;
+  @state() private parties: readonly AssociatedParty[] = [];
+  /** Show the "account created" panel above the next step (only right after creating it here). */
+  @state() private justCreated = false;
 
   private readonly i18n = new I18nController(this);
   private readonly idempotencyKeys = new IdempotencyKeys();
   private clientErrors: Partial<Record<FieldName, FieldError>> = {};
+  /** The verification status last seen, to fire `ramp-verification-changed` on real changes only. */
+  private seenStatus: Customer['verification']['status'] | undefined;
+  /** The session the customer was last looked up for (a new session may be bound to another customer). */
+  private probedSession = '';
+  private probeAbort: AbortController | undefined;
+
+  private readonly ctx: StepContext = this.makeContext();
+  private readonly info = new InfoStep(this.ctx);
+  private readonly partiesStep = new PartiesStep(this.ctx);
+  private readonly documents = new DocumentsStep(this.ctx);
+  private readonly liveness = new LivenessStep(this.ctx);
+  private readonly submitStep = new SubmitStep(this.ctx);
+  private readonly statusStep = new StatusStep(this.ctx);
+
+  /** Follows the customer while a review or a liveness check is under way; stops by itself when the element leaves the page. */
+  private readonly watch = new CustomerWatch(this, {
+    feed: () => pollingFeed((signal) => this.client().getCustomer({ signal }), { intervalMs: this.pollIntervalMs }),
+    onCustomer: (customer) => this.setCustomer(customer),
+  });
+
+  /** Milliseconds between reads while following the review. */
+  pollIntervalMs = 2_000;
 
   private readonly createTask = new Task(this, {
     autoRun: false,
@@ -136,7 +195,7 @@ export class RampOnboarding extends LitElement {
     onError: (error) => void this.fail(error),
   });
 
-  /** The customer this element created, once it exists. */
+  /** The customer this element works on: created here, or the one the session is bound to. */
   get customer(): Customer | undefined {
     return this.createdCustomer;
   }
@@ -148,16 +207,175 @@ export class RampOnboarding extends LitElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('values')) this.clientErrors = validateCustomer(this.values, new Date());
+    if ((changed.has('session') || changed.has('apiBase')) && this.session && this.session !== this.probedSession) void this.probe();
+    this.syncWatch();
+  }
+
+  // ── the customer behind the session ──
+
+  private client() {
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+  }
+
+  /**
+   * A session bound to an existing customer resumes where that customer stands; an onboarding session (no customer
+   * yet) stays on the first step. The form shows meanwhile, so a new user never waits for this. Asking the session
+   * first spares every new user's console a 404 from `GET customer`.
+   */
+  private async probe(): Promise<void> {
+    this.probedSession = this.session;
+    this.probeAbort?.abort();
+    const abort = (this.probeAbort = new AbortController());
+    try {
+      const client = this.client();
+      const { customerId } = await client.getSession({ signal: abort.signal });
+      if (!customerId || abort.signal.aborted) return;
+      const customer = await client.getCustomer({ signal: abort.signal });
+      if (abort.signal.aborted) return;
+      const business = customer.type === 'BUSINESS';
+      const [parties, verifications] = business
+        ? await Promise.all([
+            client.listAssociatedParties({ signal: abort.signal }).then((p) => p.data),
+            client.listVerifications({ signal: abort.signal }).then((v) => v.data),
+          ])
+        : [[], []];
+      if (abort.signal.aborted) return;
+      this.seenStatus = customer.verification.status;
+      this.createdCustomer = customer;
+      this.parties = parties;
+      this.justCreated = false;
+      this.step = resumeStep(customer, { parties, verificationRequested: verifications.length > 0 });
+      if (this.step === 'status') void this.statusStep.loadReason();
+    } catch {
+      // No customer behind this session (an onboarding session), or it cannot be read now: the first step stays.
+    }
+  }
+
+  /** Any fresher customer record: re-render, announce and fire `ramp-verification-changed` when the status moved. */
+  private setCustomer(customer: Customer): void {
+    const previous = this.seenStatus;
+    const status = customer.verification.status;
+    this.createdCustomer = customer;
+    this.seenStatus = status;
+    if (previous !== undefined && previous !== status) {
+      this.dispatchEvent(new RampVerificationChangedEvent({ customerId: customer.id, status }));
+      this.announce(`${this.t('done.status')}: ${this.t(`status.${status}`)}`);
+    }
+    // The liveness check is done once the hosted page reports it (or the review already moved on).
+    const livenessDone = customer.requirements.some((r) => r.name === 'LIVENESS' && r.status !== 'NOT_SENT');
+    if (this.step === 'liveness' && (livenessDone || status !== 'NOT_STARTED')) void this.goTo('status');
+    if (status === 'TEMPORARY_REJECTION') void this.statusStep.loadReason();
+    this.syncWatch();
+  }
+
+  /** Poll while the review runs (or may start) on the status view, and while waiting for the selfie. */
+  private syncWatch(): void {
+    const status = this.createdCustomer?.verification.status;
+    const reviewing = this.step === 'status' && (status === 'UNDER_VERIFICATION' || status === 'NOT_STARTED');
+    const waitingForSelfie = this.step === 'liveness' && this.liveness?.waiting;
+    if (reviewing || waitingForSelfie) this.watch?.start();
+    else this.watch?.stop();
+  }
+
+  private async goTo(step: OnboardingStep): Promise<void> {
+    this.step = step;
+    this.justCreated = false;
+    if (step === 'parties' || step === 'documents' || step === 'submit') void this.loadParties();
+    if (step === 'status') void this.statusStep.loadReason();
+    this.syncWatch();
+    this.announce(this.t(stepsFor(this.customerType()).find((s) => s.id === step)?.label ?? 'kyc.step.status'));
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
+  }
+
+  private async loadParties(): Promise<void> {
+    if (this.createdCustomer?.type !== 'BUSINESS') return;
+    try {
+      this.parties = (await this.client().listAssociatedParties()).data;
+    } catch (error) {
+      this.reportError(error, 'listAssociatedParties');
+    }
+  }
+
+  /** A document arrived (from any uploader inside): requirements changed, and a re-upload after a rejection resumes the review. */
+  private onDocumentUploaded = async (): Promise<void> => {
+    this.documents.uploaded();
+    try {
+      this.setCustomer(await this.client().getCustomer());
+      if (this.createdCustomer?.type === 'BUSINESS') this.parties = (await this.client().listAssociatedParties()).data;
+    } catch {
+      // The next read (continue, or the live review) brings it.
+    }
+  };
+
+  private customerType(): CustomerType {
+    return this.createdCustomer?.type ?? this.values.type;
+  }
+
+  private makeContext(): StepContext {
+    // Getters, not copies: a step always reads the element's current session, customer and language.
+    const host = this;
+    return {
+      host,
+      get renderRoot() {
+        return host.renderRoot;
+      },
+      get locale() {
+        return host.i18n.locale;
+      },
+      get apiBase() {
+        return host.apiBase;
+      },
+      get session() {
+        return host.session;
+      },
+      get theme() {
+        return host.theme;
+      },
+      get customer() {
+        return host.createdCustomer;
+      },
+      get parties() {
+        return host.parties;
+      },
+      t: (key, ...args) => host.t(key, ...args),
+      plural: (base: PluralKey, count: number) => host.i18n.plural(base, count),
+      client: () => host.client(),
+      setCustomer: (customer) => host.setCustomer(customer),
+      setParties: (parties) => {
+        host.parties = parties;
+      },
+      goTo: (step) => host.goTo(step),
+      announce: (message) => host.announce(message),
+      report: (error, operation) => host.reportError(error, operation),
+      focus: async (selector) => {
+        await host.updateComplete;
+        host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+      },
+    };
+  }
+
+  private reportError(error: unknown, operation: string): void {
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    if (error instanceof ProblemError) {
+      this.dispatchEvent(
+        new RampErrorEvent({ code: error.code, status: error.status, detail: error.detail, ...(error.requestId ? { requestId: error.requestId } : {}), operation }),
+      );
+    } else if (error instanceof NetworkError) {
+      this.dispatchEvent(new RampErrorEvent({ code: 'NETWORK_ERROR', status: null, detail: error.message, operation }));
+    } else {
+      this.dispatchEvent(new RampErrorEvent({ code: 'CLIENT_ERROR', status: null, detail: error instanceof Error ? error.message : String(error), operation }));
+    }
   }
 
   protected override render(): TemplateResult {
     return html`
-      <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
+      <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title" @ramp-document-uploaded=${this.onDocumentUploaded}>
         <header part="header">
           <h2 id="title" part="title" class="title" tabindex="-1">${this.t('onboarding.title')}</h2>
           ${this.renderSteps()}
         </header>
-        ${this.step === 'customer' ? this.renderCustomerStep() : this.renderDone()}
+        ${this.justCreated ? this.renderDone() : nothing} ${this.renderStep()}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       </section>
     `;
@@ -167,14 +385,33 @@ export class RampOnboarding extends LitElement {
     return this.i18n.t(key, ...args);
   }
 
+  private renderStep(): TemplateResult {
+    if (this.step === 'customer' || !this.createdCustomer) return this.renderCustomerStep();
+    switch (this.step) {
+      case 'info':
+        return this.info.render();
+      case 'parties':
+        return this.partiesStep.render();
+      case 'documents':
+        return this.documents.render();
+      case 'liveness':
+        return this.liveness.render();
+      case 'submit':
+        return this.submitStep.render();
+      case 'status':
+        return this.statusStep.render();
+    }
+  }
+
   private renderSteps(): TemplateResult {
+    const steps = stepsFor(this.customerType());
     return html`
       <ol part="steps" class="steps" aria-label=${this.t('onboarding.progress')}>
-        ${onboardingSteps.map(
+        ${steps.map(
           (step, i) => html`
-            <li part="step" class="step" aria-current=${step.id === this.step ? 'step' : nothing}>
+            <li part="step" class="step" data-step=${step.id} aria-current=${step.id === this.step ? 'step' : nothing}>
               <span class="step-number" aria-hidden="true">${i + 1}</span>
-              <span class="visually-hidden">${this.t('onboarding.stepOf', { current: i + 1, total: onboardingSteps.length })}:</span>
+              <span class="visually-hidden">${this.t('onboarding.stepOf', { current: i + 1, total: steps.length })}:</span>
               ${this.t(step.label)}
             </li>
           `,
@@ -523,8 +760,11 @@ export class RampOnboarding extends LitElement {
   private async adopt(created: BffCustomerCreated): Promise<void> {
     this.idempotencyKeys.reset();
     this.session = created.session.token;
+    this.probedSession = created.session.token; // the bound session's customer is this one: nothing to look up
     this.createdCustomer = created.customer;
-    this.step = 'done';
+    this.seenStatus = created.customer.verification.status;
+    this.justCreated = true;
+    this.step = 'info';
     this.dispatchEvent(new RampCustomerCreatedEvent({ customer: created.customer, session: created.session }));
     this.announce(this.t('done.title'));
     await this.updateComplete;

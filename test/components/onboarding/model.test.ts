@@ -3,7 +3,7 @@ import { expect } from '@open-wc/testing';
 import { countryOptions } from '../../../src/components/onboarding/countries';
 import { emptyForm, fieldsFor, toRequest, type FormValues } from '../../../src/components/onboarding/model';
 import { fieldFromPath, placeFieldProblems, ruleFromMessage, validateCustomer } from '../../../src/components/onboarding/validators';
-import { stepNumber } from '../../../src/components/onboarding/steps';
+import { nextStep, stepNumber, stepsFor } from '../../../src/components/onboarding/steps';
 
 const now = new Date('2026-06-15T12:00:00Z');
 const ana: FormValues = { ...emptyForm('INDIVIDUAL'), name: ' Ana Souza ', taxId: '529.982.247-25', birthDate: '1990-05-17' };
@@ -129,8 +129,11 @@ describe('form layout', () => {
     expect(rest).to.deep.equal([...rest].sort(new Intl.Collator('en').compare));
   });
 
-  it('the stepper starts with the customer step', () => {
-    expect(stepNumber('customer')).to.equal(1);
-    expect(stepNumber('done')).to.equal(2);
+  it('the stepper starts with the customer step and ends with the review, by customer type', () => {
+    expect(stepNumber('INDIVIDUAL', 'customer')).to.equal(1);
+    expect(stepsFor('INDIVIDUAL').map((s) => s.id)).to.deep.equal(['customer', 'info', 'documents', 'liveness', 'status']);
+    expect(stepsFor('BUSINESS').map((s) => s.id)).to.deep.equal(['customer', 'info', 'parties', 'documents', 'submit', 'status']);
+    expect(nextStep('BUSINESS', 'documents')).to.equal('submit');
+    expect(nextStep('INDIVIDUAL', 'documents')).to.equal('liveness');
   });
 });

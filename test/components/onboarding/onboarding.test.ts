@@ -1,10 +1,10 @@
-// <ramp-onboarding> in Chromium: accessibility, defaults, typing and validation, server problems, events, idempotent retries, pt-BR, keyboard only, theme.
+// <ramp-onboarding>'s first step in Chromium: accessibility, defaults, typing and validation, server problems, events, idempotent retries, pt-BR, keyboard only, theme.
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/define';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import type { RampCustomerCreatedEvent, RampErrorEvent } from '../../../src/events';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { bffScenarios, createCustomerInvalid, mockIds, problemResponse, RequestLog } from '../../../src/mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
@@ -82,6 +82,8 @@ const succeeded = (el: RampOnboarding) => waitUntil(() => part(el, '[data-testid
 
 describe('<ramp-onboarding>', () => {
   before(startMockBff);
+  // An onboarding session has no customer yet: the element's look-up learns so, as from the BFF.
+  beforeEach(() => worker.use(http.get('*/bff/session', () => HttpResponse.json({ customerId: null, expiresAt: new Date(Date.now() + 900_000).toISOString() }))));
   afterEach(() => worker.resetHandlers());
   after(() => worker.stop());
 
@@ -402,19 +404,20 @@ describe('<ramp-onboarding>', () => {
       expect(log.last!.headers.authorization).to.equal('Bearer onboarding-token');
     });
 
-    it('the success step replaces the form, is announced and takes focus', async () => {
+    it('once created, the customer form gives way to the next step under an "account created" panel that is announced and takes focus', async () => {
       worker.use(...bffScenarios.success());
       const el = await mount();
       await fillIndividual(el);
       await submit(el);
       await succeeded(el);
       await el.updateComplete;
-      expect(el.currentStep).to.equal('done');
-      expect(part(el, 'form')).to.equal(null);
+      expect(el.currentStep).to.equal('info');
+      expect(part(el, '[data-testid="type-INDIVIDUAL"]') === null, 'the customer form is gone').to.equal(true);
+      expect(part(el, '[data-testid="info-form"]') !== null, 'the additional-information form follows').to.equal(true);
       expect($(el, '[data-testid="customer-id"]').textContent).to.equal(mockIds.customer);
       expect(statusText(el)).to.equal('Your account is created');
       expect(focused(el)?.id).to.equal('done-title');
-      expect($(el, '[aria-current="step"]').textContent).to.contain('Account created');
+      expect($(el, '[aria-current="step"]').textContent).to.contain('About you');
       await expect(el).to.be.accessible();
     });
 

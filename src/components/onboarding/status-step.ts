@@ -1,0 +1,113 @@
+// The status view: follows the review (the element polls), explains a temporary rejection and offers the re-upload, states a final one plainly.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Verification } from '../../contract/kyc';
+import { formatInstant } from '../../i18n';
+import { requirementOf } from '../document-uploader/requirements';
+import { humanize, rejectLabelKey, requirementKey } from '../kyc-labels';
+import type { StepContext } from './step-context';
+
+type StatusReason = NonNullable<Verification['statusReason']>;
+
+const tone = { APPROVED: 'success', TEMPORARY_REJECTION: 'danger', FINAL_REJECTION: 'danger' } as const;
+
+export class StatusStep {
+  private reason: StatusReason | undefined;
+  private reasonFor = '';
+  private loadingReason = false;
+
+  constructor(private readonly ctx: StepContext) {}
+
+  private update(): void {
+    this.ctx.host.requestUpdate();
+  }
+
+  /** The reasons of the newest verification, read once per rejection (the customer record does not carry them). */
+  async loadReason(): Promise<void> {
+    const customer = this.ctx.customer;
+    if (!customer || customer.verification.status !== 'TEMPORARY_REJECTION' || this.loadingReason) return;
+    const key = `${customer.id}|${customer.updatedAt}`;
+    if (this.reasonFor === key) return;
+    this.loadingReason = true;
+    try {
+      const { data } = await this.ctx.client().listVerifications();
+      this.reason = data[0]?.statusReason;
+      this.reasonFor = key;
+    } catch (error) {
+      this.ctx.report(error, 'listVerifications');
+    } finally {
+      this.loadingReason = false;
+      this.update();
+    }
+  }
+
+  render(): TemplateResult {
+    const customer = this.ctx.customer!;
+    const status = customer.verification.status;
+    const following = status === 'NOT_STARTED' || status === 'UNDER_VERIFICATION';
+    return html`
+      <section class="kyc-step" data-step="status" aria-labelledby="step-title">
+        <h3 id="step-title" part="step-title" class="step-title" tabindex="-1">${this.ctx.t('kyc.status.title')}</h3>
+        <div
+          part="verification-status"
+          class="notice"
+          data-tone=${tone[status as keyof typeof tone] ?? nothing}
+          data-testid="verification-status"
+          data-status=${status}
+        >
+          <p class="status-line">
+            ${following ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
+            <span part="status-badge" class="badge" data-status=${status}>${this.ctx.t(`status.${status}`)}</span>
+          </p>
+          <p data-testid="status-message">${this.ctx.t(`kyc.status.message.${status}`)}</p>
+          ${following ? html`<p class="hint">${this.ctx.t('kyc.status.live')}</p>` : nothing}
+        </div>
+        ${status === 'TEMPORARY_REJECTION' ? this.renderRejection() : nothing}
+        <dl part="summary" class="summary">
+          <dt>${this.ctx.t('done.reference')}</dt>
+          <dd data-testid="status-customer-id">${customer.id}</dd>
+          <dt>${this.ctx.t('kyc.status.updatedAt')}</dt>
+          <dd>${formatInstant(customer.updatedAt, this.ctx.locale)}</dd>
+        </dl>
+      </section>
+    `;
+  }
+
+  private renderRejection(): TemplateResult {
+    const reason = this.reason;
+    const docs = reason?.documents ?? [];
+    // Without reasons (not loaded yet, or none given), the uploader still shows which documents were rejected and why.
+    const types = [...new Set(docs.map((d) => requirementOf(d.type)))];
+    return html`
+      <div part="rejection" class="rejection" data-testid="rejection">
+        <div role="heading" aria-level="4" class="subheading">${this.ctx.t('kyc.rejection.title')}</div>
+        ${reason?.rejectLabels.length
+          ? html`<ul data-testid="reject-labels">
+              ${reason.rejectLabels.map((label) => {
+                const key = rejectLabelKey(label);
+                return html`<li data-label=${label}>${key ? this.ctx.t(key) : humanize(label)}</li>`;
+              })}
+            </ul>`
+          : nothing}
+        ${docs.length
+          ? html`<ul data-testid="rejected-documents">
+              ${docs.map((d) => {
+                const key = requirementKey(d.type);
+                return html`<li data-type=${d.type}><strong>${key ? this.ctx.t(key) : humanize(d.type)}</strong>${d.comment ? html`: ${d.comment}` : nothing}</li>`;
+              })}
+            </ul>`
+          : nothing}
+        <p>${this.ctx.t('kyc.rejection.reupload')}</p>
+        <ramp-document-uploader
+          part="uploader"
+          data-testid="reupload"
+          api-base=${this.ctx.apiBase}
+          session=${this.ctx.session}
+          lang=${this.ctx.locale}
+          theme=${this.ctx.theme ?? nothing}
+          types=${types.join(' ') || nothing}
+          heading-level="5"
+        ></ramp-document-uploader>
+      </div>
+    `;
+  }
+}

@@ -1,0 +1,92 @@
+// Styles of <ramp-pix-checkout>: tier 2 tokens (`--ramp-pix-checkout-*`) over the shared tier 1 theme; the QR stays black on white in both themes.
+import { css } from 'lit';
+import { controlStyles } from '../controls.styles';
+import { themeTokens, visuallyHidden } from '../theme.styles';
+import { transactionStyles } from '../transaction/transaction.styles';
+
+export const pixCheckoutStyles = [
+  themeTokens,
+  visuallyHidden,
+  controlStyles,
+  transactionStyles,
+  css`
+    :host {
+      --_input-background: var(--ramp-pix-checkout-input-background, var(--_color-surface));
+      --_button-background: var(--ramp-pix-checkout-button-background, var(--_color-primary));
+      --_button-color: var(--ramp-pix-checkout-button-color, var(--_color-on-primary));
+    }
+    .base {
+      display: grid;
+      gap: var(--_space);
+      max-width: var(--ramp-pix-checkout-max-width, 30rem);
+      padding: var(--ramp-pix-checkout-padding, calc(var(--_space) * 1.5));
+      background: var(--ramp-pix-checkout-background, var(--_color-surface));
+      border: 1px solid var(--ramp-pix-checkout-border-color, var(--_color-border));
+      border-radius: var(--ramp-pix-checkout-radius, var(--_radius));
+    }
+    .title {
+      font-size: 1.375em;
+    }
+    form,
+    .panel {
+      display: grid;
+      gap: var(--_space);
+    }
+    .qr {
+      justify-self: center;
+      margin: 0;
+      padding: 0;
+      /* Scanners need dark modules on a light ground: no dark-mode inversion, whatever the theme. */
+      background: #ffffff;
+      border-radius: var(--_radius);
+      border: 1px solid var(--_color-border);
+      line-height: 0;
+    }
+    .qr svg {
+      display: block;
+      width: var(--ramp-pix-checkout-qr-size, 15rem);
+      height: var(--ramp-pix-checkout-qr-size, 15rem);
+      max-width: 100%;
+      shape-rendering: crispEdges;
+    }
+    .code-row {
+      display: grid;
+      grid-template-columns: 1fr auto;
+      gap: 0.5em;
+      align-items: start;
+    }
+    textarea.code {
+      min-height: 4.5em;
+      font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+      font-size: 0.8em;
+      word-break: break-all;
+      resize: none;
+    }
+    .countdown {
+      display: flex;
+      justify-content: space-between;
+      align-items: baseline;
+      padding: 0.5em 0.75em;
+      border-radius: var(--_radius);
+      background: var(--ramp-pix-checkout-countdown-background, var(--_color-surface-raised));
+    }
+    .countdown time {
+      font-size: 1.25em;
+      font-weight: 700;
+      font-variant-numeric: tabular-nums;
+    }
+    .countdown[data-urgent] time {
+      color: var(--_color-danger);
+    }
+    .sandbox {
+      display: grid;
+      gap: 0.4em;
+      padding: 0.75em;
+      border: 1px dashed var(--_color-border);
+      border-radius: var(--_radius);
+    }
+    .explorer {
+      font-weight: 600;
+    }
+  `,
+];

@@ -1,0 +1,327 @@
+// Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
+import { css } from 'lit';
+import { themeTokens, visuallyHidden } from '../theme.styles';
+
+export const quoteStyles = [
+  themeTokens,
+  visuallyHidden,
+  css`
+    :host {
+      display: block;
+      font-family: var(--_font-family);
+      font-size: var(--_font-size);
+      line-height: 1.5;
+      color: var(--_color-text);
+    }
+    :host([hidden]) {
+      display: none;
+    }
+    * {
+      box-sizing: border-box;
+    }
+    .base {
+      display: grid;
+      gap: var(--_space);
+      max-width: var(--ramp-quote-max-width, 30rem);
+      padding: var(--ramp-quote-padding, calc(var(--_space) * 1.5));
+      background: var(--ramp-quote-background, var(--_color-surface));
+      border: 1px solid var(--ramp-quote-border-color, var(--_color-border));
+      border-radius: var(--ramp-quote-radius, var(--_radius));
+    }
+    .title {
+      margin: 0;
+      font-size: 1.375em;
+      line-height: 1.25;
+    }
+    h3 {
+      margin: 0;
+      font-size: 1em;
+    }
+    [tabindex='-1']:focus {
+      outline: none;
+    }
+    .form {
+      display: grid;
+      gap: var(--_space);
+    }
+    fieldset {
+      margin: 0;
+      padding: 0;
+      border: 0;
+      min-width: 0;
+    }
+    legend,
+    label {
+      font-weight: 600;
+    }
+    legend {
+      padding: 0;
+      margin-bottom: 0.5em;
+    }
+    /* Radio groups drawn as segmented buttons; the radios stay real (arrow keys, one tab stop, screen-reader semantics). */
+    .segmented {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.25em;
+      padding: 0.25em;
+      border: 1px solid var(--_color-border);
+      border-radius: var(--_radius);
+      background: var(--_color-surface);
+    }
+    fieldset.segmented {
+      padding: 0.25em;
+      border: 1px solid var(--_color-border);
+    }
+    .segment {
+      position: relative;
+      flex: 1 1 0;
+      min-width: max-content;
+      display: grid;
+      place-items: center;
+      min-height: 2.5em;
+      padding: 0.25em 0.75em;
+      border-radius: calc(var(--_radius) * 0.75);
+      cursor: pointer;
+      font-weight: 600;
+    }
+    .segment input {
+      position: absolute;
+      inset: 0;
+      margin: 0;
+      opacity: 0;
+      cursor: pointer;
+    }
+    .segment:has(input:checked) {
+      background: var(--_color-primary);
+      color: var(--_color-on-primary);
+    }
+    .segment:has(input:focus-visible) {
+      box-shadow: var(--_focus-ring);
+    }
+    .field {
+      display: grid;
+      gap: 0.3em;
+    }
+    .amount-row {
+      display: flex;
+      gap: 0.5em;
+    }
+    .amount-row input {
+      flex: 1 1 auto;
+      min-width: 0;
+      font-size: 1.25em;
+      font-variant-numeric: tabular-nums;
+    }
+    .amount-row select {
+      flex: 0 0 auto;
+      width: auto;
+    }
+    input[type='text'],
+    select {
+      width: 100%;
+      min-height: 2.75em;
+      padding: 0.5em 0.75em;
+      font: inherit;
+      color: var(--_color-text);
+      background: var(--ramp-quote-input-background, var(--_color-surface));
+      border: 1px solid var(--ramp-quote-input-border-color, var(--_color-border));
+      border-radius: var(--_radius);
+    }
+    .amount-row input[type='text'] {
+      font-size: 1.25em;
+    }
+    input[type='text']:focus-visible,
+    select:focus-visible,
+    button:focus-visible {
+      outline: none;
+      box-shadow: var(--_focus-ring);
+    }
+    [aria-invalid='true'] {
+      border-color: var(--_color-danger);
+      box-shadow: inset 0 0 0 1px var(--_color-danger);
+    }
+    .hint {
+      margin: 0;
+      font-weight: 400;
+      font-size: 0.875em;
+      color: var(--_color-text-muted);
+    }
+    .error {
+      margin: 0;
+      font-size: 0.875em;
+      color: var(--_color-danger);
+    }
+    .alert {
+      display: grid;
+      gap: 0.5em;
+      justify-items: start;
+      padding: 0.75em 1em;
+      border-radius: var(--_radius);
+      border: 1px solid var(--_color-danger);
+      background: var(--_color-danger-surface);
+    }
+    .alert p {
+      margin: 0;
+    }
+    .empty {
+      margin: 0;
+      padding: 0.75em 1em;
+      border-radius: var(--_radius);
+      background: var(--ramp-quote-details-background, var(--_color-surface-raised));
+      color: var(--_color-text-muted);
+    }
+    .breakdown {
+      display: grid;
+      gap: 0.5em;
+      padding: 0.75em 1em;
+      border-radius: var(--_radius);
+      background: var(--ramp-quote-details-background, var(--_color-surface-raised));
+    }
+    .breakdown[data-stale='true'] .figures {
+      opacity: 0.7;
+    }
+    .details-title {
+      display: flex;
+      justify-content: space-between;
+      gap: 1em;
+      font-size: 0.875em;
+      color: var(--_color-text-muted);
+    }
+    .updating {
+      font-weight: 400;
+    }
+    .figures,
+    .meta {
+      display: grid;
+      gap: 0.25em;
+      margin: 0;
+      font-variant-numeric: tabular-nums;
+    }
+    .row {
+      display: flex;
+      justify-content: space-between;
+      align-items: baseline;
+      gap: 1em;
+    }
+    .row dt {
+      color: var(--_color-text-muted);
+    }
+    .row dd {
+      margin: 0;
+      text-align: end;
+      overflow-wrap: anywhere;
+    }
+    .row.total {
+      padding-top: 0.35em;
+      border-top: 1px solid var(--_color-border);
+      font-weight: 700;
+    }
+    .row.total dt {
+      color: var(--_color-text);
+    }
+    .meta {
+      font-size: 0.875em;
+    }
+    code {
+      font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+      font-size: 0.9em;
+    }
+    button {
+      min-height: 2.75em;
+      padding: 0.5em 1.25em;
+      font: inherit;
+      font-weight: 600;
+      border-radius: var(--_radius);
+      cursor: pointer;
+    }
+    .primary {
+      color: var(--ramp-quote-button-color, var(--_color-on-primary));
+      background: var(--ramp-quote-button-background, var(--_color-primary));
+      border: 1px solid var(--ramp-quote-button-background, var(--_color-primary));
+    }
+    .primary[aria-disabled='true'] {
+      cursor: progress;
+      opacity: 0.8;
+    }
+    .secondary {
+      color: var(--_color-text);
+      background: var(--_color-surface);
+      border: 1px solid var(--_color-border);
+    }
+    .locked,
+    .expired {
+      display: grid;
+      gap: 0.75em;
+      justify-items: stretch;
+    }
+    .locked {
+      padding: var(--_space);
+      border: 2px solid var(--_color-success);
+      border-radius: var(--_radius);
+    }
+    .locked-header {
+      display: flex;
+      flex-wrap: wrap;
+      justify-content: space-between;
+      align-items: baseline;
+      gap: 0.5em 1em;
+    }
+    .locked-title {
+      font-size: 1.125em;
+    }
+    .countdown-line {
+      margin: 0;
+      display: flex;
+      gap: 0.5em;
+      align-items: baseline;
+      color: var(--_color-text-muted);
+    }
+    .countdown {
+      font-size: 1.5em;
+      font-weight: 700;
+      font-variant-numeric: tabular-nums;
+      color: var(--_color-text);
+    }
+    .locked-amount {
+      display: grid;
+      margin: 0;
+      padding: 0.75em 1em;
+      border-radius: var(--_radius);
+      background: var(--ramp-quote-highlight-background, var(--_color-success-surface));
+    }
+    .locked-amount-label {
+      font-size: 0.875em;
+      color: var(--_color-text);
+    }
+    .locked-amount strong {
+      font-size: 1.75em;
+      line-height: 1.2;
+      font-variant-numeric: tabular-nums;
+    }
+    .locked > button,
+    .expired > button {
+      justify-self: start;
+    }
+    .expired {
+      padding: var(--_space);
+      border: 1px solid var(--_color-danger);
+      border-radius: var(--_radius);
+      background: var(--_color-danger-surface);
+    }
+    .expired p {
+      margin: 0;
+    }
+    @media (prefers-reduced-motion: no-preference) {
+      .segment,
+      input,
+      select,
+      button,
+      .figures {
+        transition:
+          box-shadow 120ms ease,
+          border-color 120ms ease,
+          opacity 120ms ease;
+      }
+    }
+  `,
+];

@@ -1,0 +1,102 @@
+// Styles the two money components share: the status stepper, amount summaries, the busy spinner row; tier-2 tokens per host.
+import { css } from 'lit';
+
+export const transactionStyles = css`
+  .stepper {
+    display: grid;
+    gap: 0;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .step {
+    position: relative;
+    display: grid;
+    grid-template-columns: 1.75em 1fr;
+    align-items: center;
+    gap: 0.6em;
+    padding: 0.35em 0;
+    color: var(--_color-text-muted);
+  }
+  .step + .step::before {
+    content: '';
+    position: absolute;
+    left: calc(0.875em - 1px);
+    top: -0.55em;
+    height: 0.9em;
+    border-left: 2px solid var(--_color-border);
+  }
+  .step-marker {
+    display: inline-grid;
+    place-items: center;
+    width: 1.75em;
+    height: 1.75em;
+    border-radius: 50%;
+    border: 2px solid var(--_color-border);
+    background: var(--_color-surface);
+    font-size: 0.85em;
+    font-weight: 700;
+    line-height: 1;
+  }
+  .step[data-state='done'] {
+    color: var(--_color-text);
+  }
+  .step[data-state='done'] .step-marker {
+    border-color: var(--_color-success);
+    background: var(--_color-success-surface);
+    color: var(--_color-success);
+  }
+  .step[data-state='current'] {
+    color: var(--_color-text);
+    font-weight: 600;
+  }
+  .step[data-state='current'] .step-marker {
+    border-color: var(--_color-primary);
+    background: var(--_color-primary);
+    color: var(--_color-on-primary);
+  }
+  .step[data-state='failed'] {
+    color: var(--_color-danger);
+    font-weight: 600;
+  }
+  .step[data-state='failed'] .step-marker {
+    border-color: var(--_color-danger);
+    background: var(--_color-danger-surface);
+    color: var(--_color-danger);
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .step[data-state='current'] .step-marker {
+      animation: ramp-pulse 1.6s ease-in-out infinite;
+    }
+  }
+  @keyframes ramp-pulse {
+    50% {
+      box-shadow: 0 0 0 0.3em color-mix(in srgb, var(--_color-primary) 25%, transparent);
+    }
+  }
+  .amounts {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.35em 1em;
+    margin: 0;
+  }
+  .amounts dt {
+    color: var(--_color-text-muted);
+  }
+  .amounts dd {
+    margin: 0;
+    font-weight: 600;
+    text-align: end;
+    font-variant-numeric: tabular-nums;
+    overflow-wrap: anywhere;
+  }
+  .amounts dd.big {
+    font-size: 1.375em;
+  }
+  .busy {
+    display: flex;
+    gap: 0.5em;
+    align-items: center;
+    color: var(--_color-text-muted);
+  }
+`;

@@ -1,0 +1,91 @@
+// Styles of <ramp-verification>: tier 2 tokens (`--ramp-verification-*`) over the shared tier 1 theme.
+import { css } from 'lit';
+import { themeTokens, visuallyHidden } from '../theme.styles';
+import { controlStyles } from '../controls.styles';
+
+export const verificationStyles = [
+  themeTokens,
+  visuallyHidden,
+  controlStyles,
+  css`
+    :host {
+      --_button-background: var(--ramp-verification-button-background, var(--_color-primary));
+      --_button-color: var(--ramp-verification-button-color, var(--_color-on-primary));
+    }
+    .base {
+      display: grid;
+      gap: calc(var(--_space) * 1.25);
+      max-width: var(--ramp-verification-max-width, 40rem);
+      margin-inline: auto;
+      padding: var(--ramp-verification-padding, calc(var(--_space) * 1.5));
+      background: var(--ramp-verification-background, var(--_color-surface));
+      border: 1px solid var(--ramp-verification-border-color, var(--_color-border));
+      border-radius: var(--_radius);
+    }
+    .title {
+      font-size: 1.5em;
+    }
+    .section-title {
+      font-size: 1.15em;
+    }
+    section {
+      display: grid;
+      gap: 0.75em;
+    }
+    .who {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5em;
+      align-items: center;
+    }
+    .requirements {
+      display: grid;
+      gap: 0.4em;
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
+    .requirements li {
+      display: flex;
+      justify-content: space-between;
+      gap: 0.5em;
+      padding: 0.4em 0;
+      border-bottom: 1px solid var(--_color-border);
+    }
+    .camera {
+      display: grid;
+      gap: 0.6em;
+      justify-items: start;
+    }
+    video,
+    .selfie {
+      width: 100%;
+      max-width: 26rem;
+      aspect-ratio: 4 / 3;
+      object-fit: cover;
+      border-radius: var(--_radius);
+      background: #000;
+    }
+    video {
+      /* A mirror, as people expect from a front camera; the captured photo is not mirrored. */
+      transform: scaleX(-1);
+    }
+    .sandbox {
+      display: grid;
+      gap: 0.4em;
+      justify-items: start;
+      padding: 0.75em 1em;
+      border: 1px dashed var(--_color-border);
+      border-radius: var(--_radius);
+    }
+    .file-fallback {
+      display: grid;
+      gap: 0.3em;
+    }
+    .status-line {
+      display: flex;
+      gap: 0.5em;
+      align-items: center;
+    }
+  `,
+];

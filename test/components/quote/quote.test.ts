@@ -1,0 +1,858 @@
+// <ramp-quote> in Chromium: accessibility, floating quotes (debounce, refresh while visible, stale answers), fees, locks, countdown, events, problems, pt-BR, keyboard only.
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { delay, http, HttpResponse } from 'msw';
+import '../../../src/define';
+import { RampQuote } from '../../../src/components/quote/quote';
+import type { BffQuoteRequest } from '../../../src/contract/exchange-rates';
+import type { RampErrorEvent, RampQuoteExpiredEvent, RampQuoteLockedEvent } from '../../../src/events';
+import {
+  priceMockQuote,
+  problemResponse,
+  quoteAmountInvalid,
+  quoteNetworkFails,
+  quoteScenarios,
+  quoteSucceeds,
+  RequestLog,
+} from '../../../src/mocks/bff-scenarios';
+import { systemClock } from '../../../src/components/quote/clock';
+import { FakeClock } from '../support/fake-clock';
+import { startMockBff, worker } from '../support/mock-bff';
+
+// ── helpers ──
+
+const part = <T extends Element = HTMLElement>(el: RampQuote, selector: string): T | null => el.shadowRoot!.querySelector<T>(selector);
+const $ = <T extends Element = HTMLInputElement>(el: RampQuote, selector: string): T => {
+  const found = part<T>(el, selector);
+  if (!found) throw new Error(`${selector} not rendered`);
+  return found;
+};
+const text = (el: RampQuote, testid: string) => part(el, `[data-testid="${testid}"]`)?.textContent?.replace(/\s+/g, ' ').trim();
+const focused = (el: RampQuote) => el.shadowRoot!.activeElement;
+const statusText = (el: RampQuote) => text(el, 'status');
+const bodies = (log: RequestLog) => log.entries.map((e) => e.body as BffQuoteRequest);
+
+interface MountOptions {
+  amount?: string;
+  lang?: string;
+  clock?: FakeClock;
+  interval?: number;
+  direction?: string;
+  theme?: string;
+}
+
+async function mount(o: MountOptions = {}): Promise<RampQuote> {
+  const el = await fixture<RampQuote>(html`
+    <ramp-quote
+      session="bound-session"
+      api-base="/bff"
+      lang=${o.lang ?? 'en'}
+      amount=${o.amount ?? ''}
+      direction=${o.direction ?? 'buy'}
+      theme=${o.theme ?? 'light'}
+      refresh-interval=${o.interval ?? 10_000}
+      .clock=${o.clock ?? systemClock}
+    ></ramp-quote>
+  `);
+  await el.updateComplete;
+  return el;
+}
+
+/** The IntersectionObserver reports asynchronously: wait until it has, then run what it scheduled on the fake clock. */
+async function visible(el: RampQuote, clock?: FakeClock): Promise<void> {
+  await waitUntil(() => (el as unknown as { intersecting: boolean }).intersecting, 'the panel should be seen as visible');
+  clock?.advance(0);
+  await el.updateComplete;
+}
+
+async function typeInto(el: RampQuote, selector: string, keys: string): Promise<void> {
+  $(el, selector).focus();
+  await sendKeys({ type: keys });
+  await el.updateComplete;
+}
+
+async function clearAndType(el: RampQuote, selector: string, keys: string): Promise<void> {
+  const input = $(el, selector);
+  input.focus();
+  input.select();
+  await sendKeys({ press: 'Backspace' });
+  await sendKeys({ type: keys });
+  await el.updateComplete;
+}
+
+const quoted = (el: RampQuote, testid = 'final-amount') => waitUntil(() => part(el, `[data-testid="${testid}"]`), `${testid} should show`, { timeout: 4_000 });
+
+function collect<K extends 'ramp-quote-locked' | 'ramp-quote-expired' | 'ramp-error'>(target: EventTarget, type: K) {
+  type E = K extends 'ramp-quote-locked' ? RampQuoteLockedEvent : K extends 'ramp-quote-expired' ? RampQuoteExpiredEvent : RampErrorEvent;
+  const events: E[] = [];
+  target.addEventListener(type, (e) => events.push(e as E));
+  return events;
+}
+
+async function lockWith(el: RampQuote, timeLock: '30s' | '1m' | '5m' = '30s'): Promise<void> {
+  $(el, `[data-testid="time-lock-${timeLock}"]`).click();
+  await el.updateComplete;
+  $(el, '[data-testid="lock"]').click();
+  await waitUntil(() => part(el, '[data-testid="locked"]'), 'the locked panel should show', { timeout: 4_000 });
+}
+
+// ── tests ──
+
+describe('<ramp-quote>', () => {
+  before(startMockBff);
+  afterEach(() => worker.resetHandlers());
+  after(() => worker.stop());
+
+  describe('accessibility', () => {
+    it('the panel with a floating quote has no axe violations', async () => {
+      worker.use(...quoteScenarios.success());
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      await expect(el).to.be.accessible();
+    });
+
+    it('the locked, expired and invalid states, in Portuguese and dark, have no axe violations', async () => {
+      worker.use(...quoteScenarios.success());
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', lang: 'pt-BR', theme: 'dark', clock });
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el);
+      await expect(el).to.be.accessible();
+      clock.advance(30_000);
+      await el.updateComplete;
+      expect(part(el, '[data-testid="expired"]')).to.exist;
+      await expect(el).to.be.accessible();
+      $(el, '[data-testid="requote"]').click();
+      await el.updateComplete;
+      await clearAndType(el, '[data-testid="amount-pay"]', '1,234');
+      clock.advance(300);
+      await el.updateComplete;
+      expect(text(el, 'amount-error')).to.exist;
+      await expect(el).to.be.accessible();
+    });
+
+    it('every input and select has a label; an amount error is tied to its input', async () => {
+      const clock = new FakeClock();
+      const el = await mount({ clock });
+      await visible(el, clock);
+      await typeInto(el, '[data-testid="amount-pay"]', '1.234');
+      clock.advance(300);
+      await el.updateComplete;
+      for (const control of el.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type="text"], select')) {
+        expect(part(el, `label[for="${control.id}"]`), `label for #${control.id}`).to.exist;
+      }
+      const pay = $(el, '#pay-amount');
+      expect(pay.getAttribute('aria-invalid')).to.equal('true');
+      expect(pay.getAttribute('aria-describedby')?.split(' ')).to.include('pay-error');
+    });
+  });
+
+  describe('defaults', () => {
+    it('buys USDC with BRL over PIX, and lets the server name the chain until the user picks one', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await mount({ amount: '1000' });
+      expect($(el, '[part="title"]').textContent?.trim()).to.equal('Buy USDC');
+      expect($(el, '[data-testid="direction-buy"]').checked).to.equal(true);
+      expect($<HTMLSelectElement>(el, '[data-testid="currency-pay"]').value).to.equal('BRL');
+      expect($<HTMLSelectElement>(el, '[data-testid="currency-receive"]').value).to.equal('USDC');
+      expect($<HTMLSelectElement>(el, '#blockchain').value).to.equal('');
+      expect($(el, '[data-testid="amount-pay"]').value).to.equal('1,000');
+      expect($(el, '[data-testid="time-lock-30s"]').checked).to.equal(true);
+      await quoted(el);
+      expect(bodies(log)[0]).to.deep.equal({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '1000' });
+      expect(log.last!.headers.authorization).to.equal('Bearer bound-session');
+      expect($<HTMLSelectElement>(el, '#blockchain').value, 'the chain the server named').to.equal('ETHEREUM');
+      expect(text(el, 'route')).to.equal('Pay by PIX · receive on Ethereum');
+    });
+
+    it('without a session nothing is asked for', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await fixture<RampQuote>(html`<ramp-quote api-base="/bff" amount="100" lang="en"></ramp-quote>`);
+      await visible(el);
+      await aTimeout(100);
+      expect(log.entries).to.have.length(0);
+      expect(text(el, 'quote-empty')).to.equal('Type an amount to see a quote.');
+    });
+  });
+
+  describe('floating quotes', () => {
+    it('a floating quote is asked for once typing settles for 300 ms, not on every keystroke', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ clock });
+      await visible(el, clock);
+      await typeInto(el, '[data-testid="amount-pay"]', '25');
+      clock.advance(200);
+      await typeInto(el, '[data-testid="amount-pay"]', '00');
+      clock.advance(299);
+      await aTimeout(50);
+      expect(log.entries, 'nothing before the pause').to.have.length(0);
+      clock.advance(1);
+      await waitUntil(() => log.entries.length === 1, 'one request after the pause');
+      expect(bodies(log)[0]).to.include({ type: 'FLOATING', sourceAmount: '2500' });
+      await quoted(el);
+      expect(text(el, 'final-amount')).to.equal('496.25 USDC');
+      expect($(el, '[data-testid="amount-receive"]').value).to.equal('496.25');
+    });
+
+    it('the floating quote is refreshed every refresh-interval while the panel is visible', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock, interval: 5_000 });
+      await visible(el, clock);
+      await waitUntil(() => log.entries.length === 1);
+      await quoted(el);
+      clock.advance(4_999);
+      await aTimeout(50);
+      expect(log.entries).to.have.length(1);
+      clock.advance(1);
+      await waitUntil(() => log.entries.length === 2, 'the first refresh');
+      await waitUntil(() => clock.pending === 1, 'the answer plans the next refresh');
+      clock.advance(5_000);
+      await waitUntil(() => log.entries.length === 3, 'the second refresh');
+      expect(bodies(log).every((b) => b.sourceAmount === '1000' && b.type === 'FLOATING')).to.equal(true);
+    });
+
+    it('no quote is asked for while the panel is off screen or the page is hidden; coming back refreshes at once', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const wrapper = await fixture<HTMLDivElement>(html`
+        <div>
+          <div style="height: 3000px"></div>
+          <ramp-quote session="s" api-base="/bff" lang="en" amount="1000" refresh-interval="5000" .clock=${clock}></ramp-quote>
+        </div>
+      `);
+      const el = wrapper.querySelector('ramp-quote')!;
+      await aTimeout(200);
+      clock.advance(20_000);
+      await aTimeout(50);
+      expect(log.entries, 'off screen').to.have.length(0);
+      el.scrollIntoView();
+      await visible(el, clock);
+      await waitUntil(() => log.entries.length === 1, 'once on screen');
+      await quoted(el);
+
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      try {
+        document.dispatchEvent(new Event('visibilitychange'));
+        clock.advance(20_000);
+        await aTimeout(50);
+        expect(log.entries, 'page hidden').to.have.length(1);
+      } finally {
+        delete (document as unknown as Record<string, unknown>).visibilityState;
+      }
+      document.dispatchEvent(new Event('visibilitychange'));
+      clock.advance(0);
+      await waitUntil(() => log.entries.length === 2, 'the old quote is refreshed at once');
+      window.scrollTo(0, 0);
+    });
+
+    it('a newer quote request aborts the one in flight, and a late answer never overwrites a newer one', async () => {
+      const arrived: string[] = [];
+      worker.use(
+        http.post('*/bff/exchange-rates', async ({ request }) => {
+          const body = (await request.clone().json()) as BffQuoteRequest;
+          arrived.push(body.sourceAmount!);
+          if (body.sourceAmount === '1') await delay(600); // the first answer is slow and comes last
+          return HttpResponse.json(priceMockQuote(body) as object);
+        }),
+      );
+      // The signals the component hands to fetch (msw does not see aborts), to see the older request cancelled.
+      const signals: AbortSignal[] = [];
+      const realFetch = window.fetch;
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        signals.push(input instanceof Request ? input.signal : init!.signal!);
+        return realFetch(input, init);
+      };
+      try {
+        const clock = new FakeClock();
+        const el = await mount({ clock });
+        await visible(el, clock);
+        await typeInto(el, '[data-testid="amount-pay"]', '1');
+        clock.advance(300);
+        await waitUntil(() => arrived.length === 1);
+        await typeInto(el, '[data-testid="amount-pay"]', '0');
+        clock.advance(300);
+        await waitUntil(() => arrived.length === 2);
+        await quoted(el);
+        expect(text(el, 'final-amount')).to.equal('1.985 USDC');
+        await aTimeout(800); // the slow answer for "1" has now come back
+        expect(text(el, 'final-amount')).to.equal('1.985 USDC');
+        expect($(el, '[data-testid="amount-receive"]').value).to.equal('1.985');
+        expect(arrived).to.deep.equal(['1', '10']);
+      } finally {
+        window.fetch = realFetch;
+      }
+      expect(signals.map((s) => s.aborted), 'the older request was aborted, the newer not').to.deep.equal([true, false]);
+    });
+
+    it('a quote for another pair never shows: switching to sell clears the figures and asks for USDC → BRL', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log, delayMs: 100 }));
+      const el = await mount({ amount: '100' });
+      await quoted(el);
+      $(el, '[data-testid="direction-sell"]').click();
+      await el.updateComplete;
+      expect(part(el, '[data-testid="breakdown"]'), 'no stale figures under the new pair').to.equal(null);
+      expect(el.direction).to.equal('sell');
+      expect($(el, '[part="title"]').textContent?.trim()).to.equal('Sell USDC');
+      expect($<HTMLSelectElement>(el, '[data-testid="currency-pay"]').value).to.equal('USDC');
+      expect($<HTMLSelectElement>(el, '[data-testid="currency-receive"]').value).to.equal('BRL');
+      await waitUntil(() => text(el, 'final-amount') === 'R$495.25', 'the sell quote');
+      expect(bodies(log).at(-1)).to.deep.equal({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'USDC', targetCurrency: 'BRL', sourceAmount: '100' });
+      expect(text(el, 'route')).to.equal('Send on Ethereum · paid out by PIX');
+    });
+
+    it('the rail follows the fiat, and a chosen chain and stablecoin are sent', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await mount({ amount: '100' });
+      await quoted(el);
+      const fiat = $<HTMLSelectElement>(el, '[data-testid="currency-pay"]');
+      expect([...fiat.options].map((o) => o.text)).to.deep.equal(['BRL · PIX', 'EUR · SEPA', 'USD · SWIFT']);
+      fiat.value = 'EUR';
+      fiat.dispatchEvent(new Event('change'));
+      const coin = $<HTMLSelectElement>(el, '[data-testid="currency-receive"]');
+      coin.value = 'USDT';
+      coin.dispatchEvent(new Event('change'));
+      const chain = $<HTMLSelectElement>(el, '#blockchain');
+      chain.value = 'POLYGON';
+      chain.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      await waitUntil(() => bodies(log).at(-1)?.blockchain === 'POLYGON', 'a quote on the chosen chain');
+      expect(bodies(log).at(-1)).to.deep.equal({ type: 'FLOATING', rail: 'SEPA', sourceCurrency: 'EUR', targetCurrency: 'USDT', sourceAmount: '100', blockchain: 'POLYGON' });
+      await waitUntil(() => text(el, 'route') === 'Pay by SEPA · receive on Polygon');
+    });
+  });
+
+  describe('fee breakdown', () => {
+    it('shows the base rate, the service and partner fees with their rates in %, the rate after fees and what the user receives', async () => {
+      worker.use(...quoteScenarios.success());
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      expect(text(el, 'base-rate')).to.equal('1 BRL = 0.20 USDC');
+      expect(text(el, 'service-fee-label')).to.equal('Service fee (0.50%)');
+      expect(text(el, 'service-fee')).to.equal('1.00 USDC');
+      expect(text(el, 'partner-fee-label')).to.equal('Partner fee (0.25%)');
+      expect(text(el, 'partner-fee')).to.equal('0.50 USDC');
+      expect(text(el, 'final-rate')).to.equal('1 BRL = 0.1985 USDC');
+      expect(text(el, 'final-amount')).to.equal('198.50 USDC');
+    });
+
+    it('an off-ramp shows fees in the fiat it pays out, flat amounts included', async () => {
+      worker.use(...quoteScenarios.success());
+      const el = await mount({ amount: '100', direction: 'sell' });
+      await quoted(el);
+      // 100 USDC × 5 = 500 BRL; service 0.60 % + 0.50 = 3.50; partner 0.25 % = 1.25; final 495.25.
+      expect(text(el, 'service-fee-label')).to.equal('Service fee (0.60%)');
+      expect(text(el, 'service-fee')).to.equal('R$3.50');
+      expect(text(el, 'partner-fee')).to.equal('R$1.25');
+      expect(text(el, 'final-amount')).to.equal('R$495.25');
+    });
+  });
+
+  describe('"you receive" as the driver', () => {
+    it('typing what to receive solves "you pay" as an estimate, and the lock sends targetAmount', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock });
+      await visible(el, clock);
+      await quoted(el);
+      await clearAndType(el, '[data-testid="amount-receive"]', '300');
+      expect($(el, '[data-testid="amount-pay"]').value, 'solved at once from the terms on screen').to.equal('1,511.34');
+      expect(part(el, '#pay-hint')?.textContent).to.contain('Estimate');
+      clock.advance(300);
+      // The smallest whole-cent source delivers the target plus dust; the lock then delivers it exactly.
+      await waitUntil(() => text(el, 'final-amount') === '300.00099 USDC', 'the floating quote at the solved source');
+      expect(bodies(log).at(-1)).to.include({ type: 'FLOATING', sourceAmount: '1511.34' });
+      await lockWith(el, '30s');
+      expect(bodies(log).at(-1)).to.deep.equal({
+        type: 'LOCKED',
+        rail: 'PIX',
+        sourceCurrency: 'BRL',
+        targetCurrency: 'USDC',
+        targetAmount: '300',
+        blockchain: 'ETHEREUM',
+        timeLock: '30s',
+      });
+      expect(text(el, 'locked-amount')).to.equal('You receive 300.00 USDC');
+      expect(text(el, 'locked-source')).to.equal('R$1,511.34');
+    });
+
+    it('with no quote on screen yet, a reference quote gives the terms first', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ clock });
+      await visible(el, clock);
+      await typeInto(el, '[data-testid="amount-receive"]', '99');
+      clock.advance(300);
+      await waitUntil(() => text(el, 'final-amount') === '99.001875 USDC');
+      expect(bodies(log).map((b) => b.sourceAmount)).to.deep.equal(['1000', '498.75']);
+      expect($(el, '[data-testid="amount-pay"]').value).to.equal('498.75');
+    });
+  });
+
+  describe('locking', () => {
+    for (const [timeLock, premium, spoken] of [
+      ['30s', 'Free', '30 seconds'],
+      ['1m', '+0.10% (0.20 USDC)', '1 minute'],
+      ['5m', '+0.30% (0.60 USDC)', '5 minutes'],
+    ] as const) {
+      it(`locking for ${timeLock} sends timeLock ${timeLock} with the amount typed, and shows the premium over the floating quote`, async () => {
+        const log = new RequestLog();
+        worker.use(...quoteScenarios.success({ log }));
+        const el = await mount({ amount: '1000' });
+        await quoted(el);
+        await lockWith(el, timeLock);
+        expect(bodies(log).at(-1)).to.deep.equal({
+          type: 'LOCKED',
+          rail: 'PIX',
+          sourceCurrency: 'BRL',
+          targetCurrency: 'USDC',
+          sourceAmount: '1000',
+          blockchain: 'ETHEREUM',
+          timeLock,
+        });
+        expect(log.last!.headers['idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
+        expect(text(el, 'lock-premium')).to.equal(premium);
+        expect(statusText(el)).to.contain(`Rate locked for ${spoken}.`);
+      });
+    }
+
+    it('a lock highlights the guaranteed amount, starts the countdown, takes focus and fires ramp-quote-locked once', async () => {
+      worker.use(...quoteScenarios.success());
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock });
+      const onDocument = collect(document, 'ramp-quote-locked');
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el, '1m');
+      await aTimeout(20);
+      expect(text(el, 'locked-amount')).to.equal('You receive 198.30 USDC');
+      expect(text(el, 'countdown')).to.equal('1:00');
+      expect($(el, '[data-testid="countdown"]').getAttribute('role')).to.equal('timer');
+      expect(focused(el)?.id).to.equal('locked-title');
+      expect(statusText(el)).to.equal('Rate locked for 1 minute. You receive 198.30 USDC.');
+      expect(onDocument).to.have.length(1);
+      const { detail, bubbles, composed } = onDocument[0]!;
+      expect([bubbles, composed]).to.deep.equal([true, true]);
+      expect(detail.exchangeRateId).to.equal(detail.quote.id);
+      expect(detail.exchangeRateId).to.match(/^[0-9a-f-]{36}$/);
+      expect(detail.expiresAt).to.equal(detail.quote.expiresAt);
+      expect(detail.quote.type).to.equal('LOCKED');
+      expect(text(el, 'exchange-rate-id')).to.equal(detail.exchangeRateId);
+      expect(el.state).to.equal('locked');
+    });
+
+    it('a double click while locking locks once: one request, one event', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.floating(), ...quoteScenarios.locked({ log, delayMs: 300 }));
+      const el = await mount({ amount: '1000' });
+      const locked = collect(el, 'ramp-quote-locked');
+      await quoted(el);
+      const button = $(el, '[data-testid="lock"]');
+      button.click();
+      button.click();
+      await el.updateComplete;
+      expect(button.getAttribute('aria-disabled')).to.equal('true');
+      expect(button.textContent?.trim()).to.equal('Locking…');
+      await waitUntil(() => part(el, '[data-testid="locked"]'));
+      await aTimeout(50);
+      expect(log.entries).to.have.length(1);
+      expect(locked).to.have.length(1);
+    });
+
+    it('no floating quote is asked for while a lock is on', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock, interval: 1_000 });
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el, '5m');
+      const after = log.entries.length;
+      clock.advance(60_000);
+      await aTimeout(50);
+      expect(log.entries.length).to.equal(after);
+    });
+  });
+
+  describe('countdown and expiry', () => {
+    it('the countdown is spoken at 30 s, 10 s and expiry, not every second', async () => {
+      worker.use(...quoteScenarios.success());
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock });
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el, '1m');
+      const locked = statusText(el);
+      const heard: string[] = [];
+      const region = $(el, '[data-testid="status"]');
+      const observer = new MutationObserver(() => heard.push(region.textContent!.trim()));
+      observer.observe(region, { childList: true, characterData: true, subtree: true });
+      for (let s = 0; s < 29; s++) {
+        clock.advance(1_000);
+        await el.updateComplete;
+      }
+      expect(text(el, 'countdown')).to.equal('0:31');
+      expect(statusText(el), 'nothing new for 29 seconds').to.equal(locked);
+      clock.advance(1_000);
+      await el.updateComplete;
+      expect(text(el, 'countdown')).to.equal('0:30');
+      expect(statusText(el)).to.equal('30 seconds left on this rate.');
+      clock.advance(20_000);
+      await el.updateComplete;
+      expect(statusText(el)).to.equal('10 seconds left on this rate.');
+      clock.advance(10_000);
+      await el.updateComplete;
+      expect(statusText(el)).to.equal('The quote has expired. Get a new quote to continue.');
+      observer.disconnect();
+      expect(heard).to.deep.equal(['30 seconds left on this rate.', '10 seconds left on this rate.', 'The quote has expired. Get a new quote to continue.']);
+    });
+
+    it('on expiry: a clear expired state, ramp-quote-expired once, focus on "Get a new quote", which returns to floating quotes', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock });
+      const expired = collect(document, 'ramp-quote-expired');
+      const locked = collect(el, 'ramp-quote-locked');
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el, '30s');
+      clock.advance(29_999);
+      await el.updateComplete;
+      expect(text(el, 'countdown')).to.equal('0:01');
+      expect(expired).to.have.length(0);
+      clock.advance(1);
+      await el.updateComplete;
+      expect(part(el, '[data-testid="locked"]')).to.equal(null);
+      expect(text(el, 'expired')).to.contain('This quote has expired');
+      expect(el.state).to.equal('expired');
+      await aTimeout(0);
+      expect(focused(el)?.getAttribute('data-testid')).to.equal('requote');
+      clock.advance(120_000);
+      await el.updateComplete;
+      expect(expired).to.have.length(1);
+      expect(expired[0]!.detail).to.deep.equal({ exchangeRateId: locked[0]!.detail.exchangeRateId, reason: 'timeout' });
+      expect([expired[0]!.bubbles, expired[0]!.composed]).to.deep.equal([true, true]);
+
+      const before = log.entries.length;
+      $(el, '[data-testid="requote"]').click();
+      await el.updateComplete;
+      await aTimeout(0);
+      clock.advance(0);
+      await waitUntil(() => log.entries.length === before + 1, 'a floating quote again');
+      expect(bodies(log).at(-1)!.type).to.equal('FLOATING');
+      await quoted(el);
+      expect(el.state).to.equal('floating');
+      expect(focused(el)?.id).to.equal('pay-amount');
+    });
+
+    it('events are counted: one ramp-quote-locked per lock, one ramp-quote-expired per lock, giving a lock up included', async () => {
+      worker.use(...quoteScenarios.success());
+      const clock = new FakeClock();
+      const el = await mount({ amount: '1000', clock });
+      const locked = collect(el, 'ramp-quote-locked');
+      const expired = collect(el, 'ramp-quote-expired');
+      await visible(el, clock);
+      await quoted(el);
+      await lockWith(el, '5m');
+      $(el, '[data-testid="release"]').click();
+      await el.updateComplete;
+      await aTimeout(0);
+      clock.advance(0);
+      await quoted(el);
+      await lockWith(el, '30s');
+      clock.advance(30_000);
+      await el.updateComplete;
+      clock.advance(600_000);
+      expect(locked.map((e) => e.detail.quote.timeLock)).to.deep.equal(['5m', '30s']);
+      expect(expired.map((e) => e.detail)).to.deep.equal([
+        { exchangeRateId: locked[0]!.detail.exchangeRateId, reason: 'released' },
+        { exchangeRateId: locked[1]!.detail.exchangeRateId, reason: 'timeout' },
+      ]);
+    });
+
+    it('setting properties from script fires no event, even while a lock is on', async () => {
+      worker.use(...quoteScenarios.success());
+      const el = await mount({ amount: '1000' });
+      const fired: Event[] = [];
+      for (const type of ['ramp-quote-locked', 'ramp-quote-expired', 'ramp-error'] as const) el.addEventListener(type, (e) => fired.push(e));
+      await quoted(el);
+      el.amount = '500';
+      el.fiat = 'EUR';
+      el.direction = 'sell';
+      await el.updateComplete;
+      await quoted(el);
+      await lockWith(el);
+      fired.length = 0;
+      el.stablecoin = 'USDT';
+      el.amount = '20';
+      el.session = 'other';
+      await el.updateComplete;
+      await aTimeout(50);
+      expect(fired).to.have.length(0);
+      expect(el.state, 'the lock stays').to.equal('locked');
+    });
+  });
+
+  describe('problems', () => {
+    it('"too small to cover fees" lands on the amount with the minimum, stops refreshing, and clears when the amount is edited', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const errors = collect(document, 'ramp-error');
+      // Selling 0.1 USDC: 0.50 BRL, all of it taken by the 0.50 BRL flat fee and the rates.
+      const el = await mount({ amount: '0.1', direction: 'sell', clock, interval: 1_000 });
+      await visible(el, clock);
+      await waitUntil(() => text(el, 'amount-error'), 'the amount error');
+      expect(text(el, 'amount-error')).to.equal('Too small to cover the fees. The minimum you can pay is 0.104 USDC.');
+      expect($(el, '#pay-amount').getAttribute('aria-invalid')).to.equal('true');
+      expect(statusText(el)).to.equal('You pay: Too small to cover the fees. The minimum you can pay is 0.104 USDC.');
+      expect(part(el, '[data-testid="alert"]')).to.equal(null);
+      clock.advance(10_000);
+      await aTimeout(50);
+      expect(log.entries, 'no refresh of a refused amount').to.have.length(1);
+      await clearAndType(el, '[data-testid="amount-pay"]', '10');
+      expect(text(el, 'amount-error'), 'editing to a valid amount clears it').to.equal(undefined);
+      clock.advance(300);
+      await quoted(el);
+      expect(errors).to.have.length(0);
+    });
+
+    it("the server's amount messages are said in the user's language, on the amount the user typed", async () => {
+      worker.use(quoteAmountInvalid({ path: 'sourceAmount', message: 'BRL amounts have at most 2 decimal places' }, { only: 'LOCKED' }), ...quoteScenarios.floating());
+      const el = await mount({ amount: '1000', lang: 'pt-BR' });
+      await quoted(el);
+      $(el, '[data-testid="lock"]').click();
+      await waitUntil(() => text(el, 'amount-error'));
+      expect(text(el, 'amount-error')).to.equal('Valores em BRL têm no máximo 2 casas decimais.');
+      expect(statusText(el)).to.equal('Você paga: Valores em BRL têm no máximo 2 casas decimais.');
+      expect(part(el, '[data-testid="alert"]')).to.equal(null);
+    });
+
+    it('too many decimals is caught before any request, in the currency typed', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ clock, direction: 'sell' });
+      await visible(el, clock);
+      await typeInto(el, '[data-testid="amount-pay"]', '1.1234567');
+      clock.advance(300);
+      await el.updateComplete;
+      expect(text(el, 'amount-error')).to.equal('USDC amounts have at most 6 decimal places.');
+      expect(log.entries).to.have.length(0);
+      $(el, '[data-testid="lock"]').click();
+      await el.updateComplete;
+      expect(log.entries, 'nor on lock').to.have.length(0);
+      expect(focused(el)?.id).to.equal('pay-amount');
+    });
+
+    it('422 UNSUPPORTED_PAIR is a form-level alert without retry, gone once another pair is chosen', async () => {
+      worker.use(...quoteScenarios.unsupportedPair());
+      const el = await mount({ amount: '100' });
+      const errors = collect(el, 'ramp-error');
+      await waitUntil(() => part(el, '[data-testid="alert"]'), 'the alert');
+      expect($(el, '[data-testid="alert"]').dataset.kind).to.equal('UNSUPPORTED_PAIR');
+      expect(text(el, 'alert')).to.equal('This combination is not available. Choose another currency or network.');
+      expect(part(el, '[data-testid="retry"]')).to.equal(null);
+      expect(errors).to.have.length(0);
+      worker.resetHandlers();
+      worker.use(...quoteScenarios.success());
+      const chain = $<HTMLSelectElement>(el, '#blockchain');
+      chain.value = 'BASE';
+      chain.dispatchEvent(new Event('change'));
+      await quoted(el);
+      expect(part(el, '[data-testid="alert"]')).to.equal(null);
+    });
+
+    it('an expired session is a form-level alert with retry, reported once as ramp-error, and the retry asks again', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.expiredSession({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ amount: '100', clock, interval: 1_000 });
+      const errors = collect(document, 'ramp-error');
+      await visible(el, clock);
+      await waitUntil(() => part(el, '[data-testid="alert"]'));
+      expect($(el, '[data-testid="alert"]').getAttribute('role')).to.equal('alert');
+      expect(text(el, 'alert')).to.contain('Your session has expired.');
+      clock.advance(30_000);
+      await aTimeout(50);
+      expect(log.entries, 'no retry behind the user').to.have.length(1);
+      expect(errors.map((e) => e.detail)).to.deep.equal([
+        { code: 'UNAUTHENTICATED', status: 401, detail: 'The widget session is missing, invalid or expired.', requestId: 'req_mock', operation: 'floatingQuote' },
+      ]);
+      worker.resetHandlers();
+      worker.use(...quoteScenarios.success({ log }));
+      $(el, '[data-testid="retry"]').click();
+      clock.advance(0);
+      await quoted(el);
+      expect(part(el, '[data-testid="alert"]')).to.equal(null);
+    });
+
+    it('a new session from the partner clears the expired-session alert and quotes again', async () => {
+      const log = new RequestLog();
+      worker.use(
+        http.post('*/bff/exchange-rates', async ({ request }) => {
+          await log.record(request);
+          if (request.headers.get('authorization') !== 'Bearer fresh') return problemResponse(401, 'UNAUTHENTICATED', 'expired');
+          return HttpResponse.json(priceMockQuote((await request.json()) as BffQuoteRequest) as object);
+        }),
+      );
+      const el = await mount({ amount: '100' });
+      await waitUntil(() => part(el, '[data-testid="alert"]'));
+      el.session = 'fresh';
+      await quoted(el);
+      expect(part(el, '[data-testid="alert"]')).to.equal(null);
+      expect(log.last!.headers.authorization).to.equal('Bearer fresh');
+    });
+
+    it('a lock that got no answer is retried with the same Idempotency-Key, so the server keeps one lock', async () => {
+      const log = new RequestLog();
+      // ky repeats a call that got no answer twice by itself: three failures reach the user.
+      worker.use(quoteNetworkFails(3, { log, only: 'LOCKED' }), quoteSucceeds({ log }));
+      const el = await mount({ amount: '1000' });
+      const errors = collect(el, 'ramp-error');
+      await quoted(el);
+      $(el, '[data-testid="lock"]').click();
+      await waitUntil(() => part(el, '[data-testid="alert"]'), 'network alert', { timeout: 5_000 });
+      expect($(el, '[data-testid="alert"]').dataset.kind).to.equal('NETWORK');
+      expect(errors.map((e) => [e.detail.code, e.detail.operation])).to.deep.equal([['NETWORK_ERROR', 'lockQuote']]);
+      $(el, '[data-testid="retry"]').click();
+      await waitUntil(() => part(el, '[data-testid="locked"]'));
+      const keys = log.entries.filter((e) => (e.body as BffQuoteRequest).type === 'LOCKED').map((e) => e.headers['idempotency-key']);
+      expect(keys.length).to.be.greaterThan(1);
+      expect(new Set(keys).size).to.equal(1);
+    });
+
+    it('a 403 on the lock is an alert naming the session, and the floating figures stay', async () => {
+      worker.use(http.post('*/bff/exchange-rates', async ({ request }) => {
+        const body = (await request.clone().json()) as BffQuoteRequest;
+        return body.type === 'LOCKED' ? problemResponse(403, 'FORBIDDEN', 'not allowed') : HttpResponse.json(priceMockQuote(body) as object);
+      }));
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      $(el, '[data-testid="lock"]').click();
+      await waitUntil(() => part(el, '[data-testid="alert"]'));
+      expect(text(el, 'alert')).to.contain('This session is not allowed to get quotes.');
+      expect(text(el, 'final-amount')).to.equal('198.50 USDC');
+    });
+  });
+
+  describe('languages', () => {
+    it('pt-BR: the amount is formatted as typed ("1.234,5") and sent as a decimal string ("1234.5"); figures read the Brazilian way', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const clock = new FakeClock();
+      const el = await mount({ clock, lang: 'pt-BR' });
+      await visible(el, clock);
+      await typeInto(el, '[data-testid="amount-pay"]', '1234,5');
+      expect($(el, '[data-testid="amount-pay"]').value).to.equal('1.234,5');
+      clock.advance(300);
+      await quoted(el);
+      expect(bodies(log)[0]!.sourceAmount).to.equal('1234.5');
+      expect($(el, '[part="title"]').textContent?.trim()).to.equal('Comprar USDC');
+      expect(text(el, 'base-rate')).to.equal('1 BRL = 0,20 USDC');
+      expect(text(el, 'service-fee-label')).to.equal('Taxa de serviço (0,50%)');
+      expect(text(el, 'final-amount')).to.equal('245,04825 USDC');
+      expect($(el, '[data-testid="amount-receive"]').value).to.equal('245,04825');
+      expect($(el, '[data-testid="time-lock-30s"]').parentElement!.textContent?.trim()).to.equal('30 s · grátis');
+    });
+
+    it('a pasted amount in either convention reads right', async () => {
+      const clock = new FakeClock();
+      const el = await mount({ clock, lang: 'pt-BR' });
+      const input = $(el, '[data-testid="amount-pay"]');
+      input.focus();
+      input.value = '1,234.56';
+      input.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true, composed: true }));
+      await el.updateComplete;
+      expect(input.value).to.equal('1.234,56');
+    });
+
+    it('switching the language rewrites the typed amount in the new convention', async () => {
+      const el = await mount({ amount: '1234.5' });
+      expect($(el, '[data-testid="amount-pay"]').value).to.equal('1,234.5');
+      el.lang = 'pt-BR';
+      await el.updateComplete;
+      expect($(el, '[data-testid="amount-pay"]').value).to.equal('1.234,5');
+    });
+  });
+
+  describe('keyboard only', () => {
+    it('a rate can be quoted and locked for 1 minute with the keyboard alone', async () => {
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const wrapper = await fixture<HTMLDivElement>(html`
+        <div>
+          <button id="before">before</button>
+          <ramp-quote session="s" api-base="/bff" lang="en"></ramp-quote>
+        </div>
+      `);
+      const el = wrapper.querySelector('ramp-quote')!;
+      await visible(el);
+      wrapper.querySelector<HTMLButtonElement>('#before')!.focus();
+      await sendKeys({ press: 'Tab' });
+      expect(focused(el)).to.equal(part(el, '[data-testid="direction-buy"]'));
+      await sendKeys({ press: 'Tab' });
+      expect(focused(el)?.id).to.equal('pay-amount');
+      await sendKeys({ type: '500' });
+      await waitUntil(() => text(el, 'final-amount') === '99.25 USDC', 'the floating quote');
+      await sendKeys({ press: 'Tab' }); // currency
+      await sendKeys({ press: 'Tab' }); // you receive
+      await sendKeys({ press: 'Tab' }); // its currency
+      await sendKeys({ press: 'Tab' }); // network
+      expect(focused(el)?.id).to.equal('blockchain');
+      await sendKeys({ press: 'Tab' });
+      expect(focused(el)).to.equal(part(el, '[data-testid="time-lock-30s"]'));
+      await sendKeys({ press: 'ArrowRight' });
+      await el.updateComplete;
+      expect($(el, '[data-testid="time-lock-1m"]').checked, 'arrow keys move through the lock windows').to.equal(true);
+      await sendKeys({ press: 'Tab' });
+      expect(focused(el)).to.equal(part(el, '[data-testid="lock"]'));
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => part(el, '[data-testid="locked"]'), 'locked');
+      expect(bodies(log).at(-1)).to.include({ type: 'LOCKED', sourceAmount: '500', timeLock: '1m' });
+      await el.updateComplete;
+      expect(focused(el)?.id).to.equal('locked-title');
+      await sendKeys({ press: 'Tab' });
+      expect(focused(el)).to.equal(part(el, '[data-testid="release"]'));
+    });
+  });
+
+  describe('theme', () => {
+    const background = (el: RampQuote) => getComputedStyle($(el, '[part="base"]')).backgroundColor;
+
+    it('is light or dark by attribute, and the partner tokens win', async () => {
+      expect(background(await mount({ theme: 'light' }))).to.equal('rgb(255, 255, 255)');
+      expect(background(await mount({ theme: 'dark' }))).to.equal('rgb(21, 24, 31)');
+      const branded = await fixture<RampQuote>(html`<ramp-quote style="--ramp-color-surface: rgb(1, 2, 3); --ramp-quote-background: rgb(4, 5, 6)"></ramp-quote>`);
+      expect(background(branded), 'tier 2 over tier 1').to.equal('rgb(4, 5, 6)');
+    });
+
+    it('exposes parts for styling', async () => {
+      worker.use(...quoteScenarios.success());
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      for (const name of ['base', 'title', 'form', 'direction-group', 'field', 'label', 'input', 'amount-input', 'select', 'breakdown', 'row', 'final-amount', 'lock-group', 'lock-button', 'status']) {
+        expect(part(el, `[part~="${name}"]`), name).to.exist;
+      }
+    });
+  });
+
+  describe('registration', () => {
+    it('define.ts registers <ramp-quote>', () => {
+      expect(customElements.get('ramp-quote')).to.equal(RampQuote);
+      expect(document.createElement('ramp-quote')).to.be.instanceOf(RampQuote);
+    });
+  });
+});

@@ -1,0 +1,50 @@
+// End-to-end steps shared by the demo-page tests: create a customer in the onboarding form, and finish its KYC over the API when a test is about money.
+import type { Page } from 'playwright-core';
+import { taxIdEndingIn } from '../server/harness';
+import { individualInfo, JPG, PDF } from '../server/kyc-helpers';
+import type { RunningServer } from './support';
+
+export async function createCustomerOnDemo(page: Page, server: RunningServer, cpf = taxIdEndingIn('cpf', 0)): Promise<string> {
+  await page.goto(server.url);
+  await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
+  await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
+  await page.fill('ramp-onboarding #name', 'Ana Souza');
+  await page.locator('ramp-onboarding #taxId').pressSequentially(cpf);
+  await page.fill('ramp-onboarding #birthDate', '1990-05-17');
+  await page.click('ramp-onboarding [data-testid=submit]');
+  await page.waitForSelector('#event-log li[data-event="ramp-customer-created"]', { timeout: 20_000 });
+  const res = await fetch(`${server.url}/v2/customers?taxId=${cpf}`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+  const { data } = (await res.json()) as { data: { id: string }[] };
+  return data[0]!.id;
+}
+
+async function api(server: RunningServer, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.apiKey}`, ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<any>;
+}
+
+/** What the partner's backend and the hosted page would do: information, documents, liveness, then approval by the sandbox. */
+export async function approveOverApi(server: RunningServer, customerId: string): Promise<void> {
+  await api(server, 'PATCH', `/v2/customers/${customerId}/additional-information`, individualInfo());
+  for (const [fields, bytes] of [
+    [{ type: 'PASSPORT' }, JPG],
+    [{ type: 'BANK_STATEMENT' }, PDF],
+  ] as const) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set('file', new Blob([new Uint8Array(bytes)]), 'doc');
+    await api(server, 'POST', `/v2/customers/${customerId}/documents`, form);
+  }
+  await api(server, 'POST', `/v2/sandbox/customers/${customerId}/liveness`);
+  await api(server, 'POST', `/v2/sandbox/customers/${customerId}/review`, { outcome: 'APPROVED' });
+}
+
+export const fund = (server: RunningServer, customerId: string, amount: string) =>
+  api(server, 'POST', '/v2/sandbox/wallets/fund', { customerId, blockchain: 'POLYGON', stablecoin: 'USDC', amount });
+
+export const readApi = (server: RunningServer, path: string) => api(server, 'GET', path);
