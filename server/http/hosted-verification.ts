@@ -31,7 +31,7 @@ export function hostedVerificationApp(deps: Deps) {
     c.header('x-frame-options', 'DENY');
     c.header('content-security-policy', "frame-ancestors 'none'");
     const lang = pageLang(c);
-    if (!row) return c.html(shell(lang, 'Link not valid', html`<p>This verification link is not valid. Ask the service you came from for a new one.</p>`), 404);
+    if (!row) return c.html(shell(lang, 'Link not valid', html`<h1>Link not valid</h1><p>This verification link is not valid. Ask the service you came from for a new one.</p>`), 404);
     const name = row.name ?? row.legalName ?? '';
     return c.html(
       shell(
@@ -39,6 +39,7 @@ export function hostedVerificationApp(deps: Deps) {
         lang === 'pt-BR' ? 'Verificação de identidade' : 'Identity verification',
         html`<ramp-verification api-base="/verify/api" session="${token}" lang="${lang}" ${deps.config.sandbox ? 'sandbox' : ''}></ramp-verification>
           <noscript>
+            <h1>${lang === 'pt-BR' ? 'Verificação de identidade' : 'Identity verification'}</h1>
             <p>Verification for <strong>${name}</strong>: <strong data-testid="verification-status">${row.verificationStatus}</strong>. This page needs JavaScript for the liveness check.</p>
           </noscript>`,
       ),
@@ -116,9 +117,6 @@ const shell = (lang: string, title: string, body: unknown) => html`<!doctype htm
       </style>
     </head>
     <body>
-      <main>
-        <h1>${title}</h1>
-        ${body}
-      </main>
+      <main>${body}</main>
     </body>
   </html>`;
