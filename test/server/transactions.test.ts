@@ -375,3 +375,57 @@ describe('reads', () => {
     assert.equal((await other.api.post(`/v2/sandbox/transactions/${t.id}/pay`)).status, 404);
   });
 });
+
+describe('workers', () => {
+  test('sandbox autopay pays an on-ramp by itself after RAMP_SANDBOX_AUTOPAY_MS', async () => {
+    const auto = await startTestServer({ RAMP_SANDBOX_AUTOPAY_MS: '5000', RAMP_SANDBOX_STEP_MS: '1000', RAMP_SANDBOX_REVIEW_MS: '60000' });
+    try {
+      const api = client(auto, auto.apiKey);
+      const id = await approvedIndividual(auto, api, auto.apiKey);
+      const { body: t } = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+      await auto.advance(4);
+      assert.equal((await api.get(`/v2/transactions/${t.id}`)).body.state.status, 'AWAITING_FUNDS');
+      await settle(auto);
+      assert.equal((await api.get(`/v2/transactions/${t.id}`)).body.state.status, 'SUCCESS');
+    } finally {
+      await auto.close();
+    }
+  });
+
+  test('a transaction in flight when the process stops goes on to SUCCESS after it starts again', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openStore } = await import('../../server/store/db');
+    const url = process.env.DATABASE_URL;
+    const dir = mkdtempSync(join(tmpdir(), 'ramp-tx-restart-'));
+    const schema = `ramp_test_txrestart_${process.pid}`;
+    const open = () => (url ? openStore({ databaseUrl: url, schema }) : openStore({ dataDir: dir }));
+    const env = { RAMP_SANDBOX_STEP_MS: '30000', RAMP_SANDBOX_REVIEW_MS: '60000', RAMP_API_KEY: `sk_sandbox_${'t'.repeat(32)}`, RAMP_SESSION_SECRET: 'u'.repeat(40) };
+    try {
+      const first = await startTestServer(env, { store: await open() });
+      const api = client(first, first.apiKey);
+      const id = await approvedIndividual(first, api, first.apiKey);
+      const { body: t } = await api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+      await api.post(`/v2/sandbox/transactions/${t.id}/pay`);
+      await first.close();
+      await first.deps.store.close();
+
+      const second = await startTestServer(env, { store: await open() });
+      try {
+        for (let i = 0; i < 4; i++) await second.advance(31);
+        assert.equal((await client(second, second.apiKey).get(`/v2/transactions/${t.id}`)).body.state.status, 'SUCCESS');
+      } finally {
+        await second.close();
+        await second.deps.store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      if (url) {
+        const { store, drop } = await (await import('./harness')).openTestStore();
+        await store.db.execute((await import('drizzle-orm')).sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+        await drop();
+      }
+    }
+  });
+});
