@@ -10,7 +10,7 @@ import { type Currency, Decimal, isFiat, isStablecoin, parseAmount } from '../do
 import { eventType, failureStatus, initialStatus, isFinal, nextStatus, settlementEstimate, type TxStatus, type TxType } from '../domain/transactions';
 import { type Blockchain, isValidAddress, transactionExplorerUrl } from '../domain/wallets';
 import type { Deps } from '../http/deps';
-import { newId } from '../ids';
+import { isUuid, newId } from '../ids';
 import type { Db } from '../store/db';
 import { getBankAccount } from '../store/queries/bank-accounts';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
@@ -260,7 +260,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
     const id = newId();
     const from = await approvedCustomer(tx, partnerId, body.from, 'from');
     let destination: { customerId: string } | { address: string };
-    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(body.to)) {
+    if (isUuid(body.to)) {
       if (body.to.toLowerCase() === from.id) throw invalid([{ path: 'to', message: 'must be another customer or an address' }]);
       const to = await lockCustomer(tx, partnerId, body.to.toLowerCase());
       const wallet = to && (await walletsOf(tx, partnerId, [to.id])).find((w) => w.blockchain === blockchain);

@@ -4,29 +4,12 @@ import { Uuid } from './common';
 import { BlockchainSchema } from './customers';
 import { CurrencySchema, QuoteSchema, RailSchema } from './exchange-rates';
 
-export const PURPOSES = [
-  'PERSONAL_ACCOUNT',
-  'INVESTMENT',
-  'REAL_ESTATE',
-  'TRADE_TRANSACTIONS',
-  'TAX',
-  'LOAN',
-  'BILLS',
-  'EXPENSES_REIMBURSEMENT',
-  'PROFESSIONAL_SERVICES',
-] as const;
+import { PURPOSES, TRANSACTION_STATUSES } from './transaction-constants';
+
+export { PURPOSES, type Purpose, TRANSACTION_STATUSES } from './transaction-constants';
+
 export const PurposeSchema = z.enum(PURPOSES).openapi('Purpose', { description: 'PERSONAL_ACCOUNT only to a SELF bank account.' });
 
-export const TRANSACTION_STATUSES = [
-  'AWAITING_FUNDS',
-  'TRANSFERRING_FIAT',
-  'TRADING',
-  'TRANSFERRING_STABLECOIN',
-  'SUCCESS',
-  'FAILED',
-  'REFUNDING',
-  'REFUNDED',
-] as const;
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).openapi('TransactionStatus');
 
 const Amount = z.string().max(40);
