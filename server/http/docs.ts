@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -31,6 +32,7 @@ const page = `<!doctype html>
 
 export function docsApp() {
   return new Hono()
+    .use('/docs/assets/*', compress())
     .get('/docs', (c) => c.html(page))
     .get('/docs/assets/:file', async (c) => {
       const file = c.req.param('file');

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
@@ -14,6 +15,9 @@ export function staticApp() {
     app.get('/', missing);
     return app;
   }
+  // 370 kB of JavaScript travel as about 100 kB.
+  app.use('/sdk/*', compress());
+  app.use('/assets/*', compress());
   app.use('/sdk/*', async (c, next) => {
     await next();
     // Partners load the bundle from their own origin with <script type="module">, which needs CORS.

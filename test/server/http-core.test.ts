@@ -170,3 +170,15 @@ describe('logs', () => {
     }
   });
 });
+
+describe('static assets', () => {
+  test('the SDK is served compressed to clients that accept gzip, loadable cross-origin as a module', async (t) => {
+    const { existsSync } = await import('node:fs');
+    if (!existsSync(new URL('../../dist/sdk/ramp-widget.js', import.meta.url))) return t.skip('not built (npm run build)');
+    const res = await server.app.request('/sdk/ramp-widget.js', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-encoding'), 'gzip');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.match(res.headers.get('content-type') ?? '', /javascript/);
+  });
+});
