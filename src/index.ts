@@ -12,7 +12,8 @@ export {
   type RampRequoteRequestedDetail,
   type RampBankAccountCreatedDetail,
 } from './events';
-export { transactionFeed, pollingFeed, type Feed, type FeedListener, type TransactionFeed } from './client/transaction-feed';
+export { pollingFeed, type Feed, type FeedListener } from './client/feed';
+export { transactionFeed, type TransactionFeed } from './client/transaction-feed';
 export { RampDocumentUploader } from './components/document-uploader/document-uploader';
 export { RampVerification } from './components/verification/verification';
 export { RampVerificationChangedEvent, RampDocumentUploadedEvent, type RampVerificationChangedDetail, type RampDocumentUploadedDetail } from './events';

@@ -1,11 +1,11 @@
 // A Lit controller that follows a customer live while asked to (review in progress, waiting for liveness), and stops with the element.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Customer } from '../contract/customers';
-import type { CustomerFeed } from '../client/customer-feed';
+import type { Feed, FeedSubscription } from '../client/feed';
 
 export interface CustomerWatchOptions {
   /** Made at each start, so it reads the host's current api-base and session. */
-  feed: () => CustomerFeed;
+  feed: () => Feed<Customer>;
   onCustomer: (customer: Customer) => void;
   onError?: (error: unknown) => void;
 }
@@ -17,7 +17,7 @@ export interface CustomerWatchOptions {
 export class CustomerWatch implements ReactiveController {
   #wanted = false;
   #connected = false;
-  #unsubscribe: (() => void) | undefined;
+  #subscription: FeedSubscription | undefined;
 
   constructor(
     host: ReactiveControllerHost,
@@ -53,14 +53,14 @@ export class CustomerWatch implements ReactiveController {
 
   #sync(): void {
     const run = this.#wanted && this.#connected;
-    if (run && !this.#unsubscribe) {
-      this.#unsubscribe = this.options.feed()({
+    if (run && !this.#subscription) {
+      this.#subscription = this.options.feed()({
         next: (customer) => this.options.onCustomer(customer),
         error: (error) => this.options.onError?.(error),
       });
-    } else if (!run && this.#unsubscribe) {
-      this.#unsubscribe();
-      this.#unsubscribe = undefined;
+    } else if (!run && this.#subscription) {
+      this.#subscription.stop();
+      this.#subscription = undefined;
     }
   }
 }

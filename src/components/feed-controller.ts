@@ -1,6 +1,6 @@
 // A Lit controller that runs a live feed (polling today, SSE later) while the host wants it AND is connected, so a removed element leaves no timer behind.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Feed, FeedSubscription } from '../client/transaction-feed';
+import type { Feed, FeedSubscription } from '../client/feed';
 
 export interface FeedControllerOptions<T> {
   next: (value: T) => void;

@@ -9,7 +9,7 @@ import type { BffCustomerCreated } from '../../contract/widget-sessions';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, NetworkError, ProblemError } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
-import { pollingFeed } from '../../client/customer-feed';
+import { pollingFeed } from '../../client/feed';
 import { RampCustomerCreatedEvent } from '../../events/customer-created';
 import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
 import { RampVerificationChangedEvent } from '../../events/verification-changed';

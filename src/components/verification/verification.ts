@@ -3,7 +3,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, query, state } from 'lit/decorators.js';
 import type { Customer } from '../../contract/customers';
 import { NetworkError, ProblemError, createBffClient } from '../../client/bff-client';
-import { pollingFeed } from '../../client/customer-feed';
+import { pollingFeed } from '../../client/feed';
 import { newIdempotencyKey } from '../../client/idempotency';
 import { joinUrl, uploadMultipart } from '../../client/upload';
 import { RampErrorEvent } from '../../events/error';

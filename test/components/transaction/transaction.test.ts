@@ -1,7 +1,7 @@
 // Shared rules of the money components: the status paths and where a failure sits, problems turned into alerts, the purpose rule, and polling.
 import { expect, waitUntil } from '@open-wc/testing';
 import { NetworkError, ProblemError } from '../../../src/client/problem';
-import { pollingFeed } from '../../../src/client/transaction-feed';
+import { pollingFeed } from '../../../src/client/feed';
 import { alertFor, pathSegments, placeFieldProblems } from '../../../src/components/transaction/problems';
 import { purposeAllowed } from '../../../src/components/transaction/purposes';
 import { furthest, isTerminal, progressOf } from '../../../src/components/transaction/steps';
