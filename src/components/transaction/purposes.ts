@@ -1,21 +1,11 @@
 // The purposes a transaction may declare, and the one rule the UI enforces: PERSONAL_ACCOUNT only to the customer's own (SELF) account.
-import type { OnRampRequest } from '../../contract/transactions';
+import { PURPOSES, type Purpose } from '../../contract/transaction-constants';
 
-export type Purpose = OnRampRequest['purpose'];
+export type { Purpose };
 export type Relationship = 'SELF' | 'FRIEND' | 'RELATIVE' | 'EMPLOYEE';
 
-/** Mirrors PURPOSES in src/contract/transactions.ts (the browser imports no zod, so not the schema itself). */
-export const purposes: readonly Purpose[] = [
-  'PERSONAL_ACCOUNT',
-  'INVESTMENT',
-  'REAL_ESTATE',
-  'TRADE_TRANSACTIONS',
-  'TAX',
-  'LOAN',
-  'BILLS',
-  'EXPENSES_REIMBURSEMENT',
-  'PROFESSIONAL_SERVICES',
-];
+/** The contract's own list (from its zod-free module, so the browser pulls in no zod). */
+export const purposes: readonly Purpose[] = PURPOSES;
 
 export const isPurpose = (value: string): value is Purpose => (purposes as readonly string[]).includes(value);
 
