@@ -13,17 +13,6 @@ export const onboardingStyles = [
       --_input-border-color: var(--ramp-onboarding-input-border-color, var(--_color-border));
       --_button-background: var(--ramp-onboarding-button-background, var(--_color-primary));
       --_button-color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
-      display: block;
-      font-family: var(--_font-family);
-      font-size: var(--_font-size);
-      line-height: 1.5;
-      color: var(--_color-text);
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    * {
-      box-sizing: border-box;
     }
     .base {
       max-width: var(--ramp-onboarding-max-width, 34rem);
@@ -87,18 +76,7 @@ export const onboardingStyles = [
       display: grid;
       gap: var(--_space);
     }
-    fieldset {
-      margin: 0;
-      padding: 0;
-      border: 0;
-      min-width: 0;
-    }
-    legend,
-    label {
-      font-weight: 600;
-    }
     legend {
-      padding: 0;
       margin-bottom: 0.5em;
     }
     .choices {
@@ -134,12 +112,7 @@ export const onboardingStyles = [
     .choice .hint {
       font-weight: 400;
     }
-    .field {
-      display: grid;
-      gap: 0.3em;
-    }
-    .optional,
-    .hint {
+    .optional {
       font-weight: 400;
       font-size: 0.875em;
       color: var(--_color-text-muted);
@@ -166,35 +139,8 @@ export const onboardingStyles = [
       border-color: var(--_color-danger);
       box-shadow: inset 0 0 0 1px var(--_color-danger);
     }
-    .error {
-      margin: 0;
-      font-size: 0.875em;
-      color: var(--_color-danger);
-    }
-    .alert {
-      display: grid;
-      gap: 0.5em;
-      justify-items: start;
-      padding: 0.75em 1em;
-      border-radius: var(--_radius);
-      border: 1px solid var(--_color-danger);
-      background: var(--_color-danger-surface);
-      color: var(--_color-text);
-    }
     .alert p {
       margin: 0;
-    }
-    .actions {
-      display: flex;
-      justify-content: flex-end;
-    }
-    button {
-      min-height: 2.75em;
-      padding: 0.5em 1.25em;
-      font: inherit;
-      font-weight: 600;
-      border-radius: var(--_radius);
-      cursor: pointer;
     }
     .submit {
       color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
