@@ -7,7 +7,7 @@ import type { Quote } from '../../contract/exchange-rates';
 import type { BffOffRampRequest, Transaction } from '../../contract/transactions';
 import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
 import { defaultApiBase } from '../../client/api-base';
-import { createBffClient, NetworkError, ProblemError, type BffClient, type BffCreateBankAccount, type Page } from '../../client/bff-client';
+import { createBffClient, ProblemError, type BffClient, type BffCreateBankAccount, type Page } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
 import { pollingFeed } from '../../client/feed';
 import { transactionFeed } from '../../client/transaction-feed';
@@ -23,7 +23,7 @@ import { refitTaxId, reformatTaxId, taxIdMaxLength } from '../onboarding/format'
 import { formatAmount } from '../quote/amount';
 import { alertText } from '../transaction/alert-text';
 import { purposeKeys, stepLabelKey, stepStateKeys } from '../transaction/labels';
-import { alertFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
+import { alertFor, errorDetailFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
 import { isPurpose, purposes } from '../transaction/purposes';
 import { renderStepper } from '../transaction/stepper';
 import { furthest, isTerminal, progressOf, type TransactionStatus } from '../transaction/steps';
@@ -1234,20 +1234,7 @@ export class RampOfframp extends LitElement {
   }
 
   private report(error: unknown, operation: string): void {
-    if (error instanceof ProblemError) {
-      this.dispatchEvent(
-        new RampErrorEvent({ code: error.code, status: error.status, detail: error.detail, operation, ...(error.requestId ? { requestId: error.requestId } : {}) }),
-      );
-    } else {
-      this.dispatchEvent(
-        new RampErrorEvent({
-          code: error instanceof NetworkError ? 'NETWORK_ERROR' : 'CLIENT_ERROR',
-          status: null,
-          detail: error instanceof Error ? error.message : String(error),
-          operation,
-        }),
-      );
-    }
+    this.dispatchEvent(new RampErrorEvent(errorDetailFor(error, operation)));
   }
 
   /** Polite live region; the same sentence twice still changes the text, so it is read again. */

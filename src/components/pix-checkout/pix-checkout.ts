@@ -5,7 +5,7 @@ import { Task, TaskStatus } from '@lit/task';
 import type { Quote } from '../../contract/exchange-rates';
 import type { BffOnRampRequest, Transaction } from '../../contract/transactions';
 import { defaultApiBase } from '../../client/api-base';
-import { createBffClient, NetworkError, ProblemError, type BffClient } from '../../client/bff-client';
+import { createBffClient, ProblemError, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
 import { transactionFeed } from '../../client/transaction-feed';
 import { RampErrorEvent } from '../../events/error';
@@ -19,7 +19,7 @@ import { CountdownController } from '../quote/countdown-controller';
 import { formatCountdown } from '../quote/countdown';
 import { alertText } from '../transaction/alert-text';
 import { purposeKeys, stepLabelKey, stepStateKeys } from '../transaction/labels';
-import { alertFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
+import { alertFor, errorDetailFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
 import { isPurpose, purposes } from '../transaction/purposes';
 import { renderStepper } from '../transaction/stepper';
 import { furthest, isTerminal, progressOf, type TransactionStatus } from '../transaction/steps';
@@ -656,21 +656,7 @@ export class RampPixCheckout extends LitElement {
   }
 
   private report(error: unknown, operation: string): void {
-    if (error instanceof ProblemError) {
-      this.dispatchEvent(
-        new RampErrorEvent({ code: error.code, status: error.status, detail: error.detail, operation, ...(error.requestId ? { requestId: error.requestId } : {}) }),
-      );
-    } else {
-      const network = error instanceof NetworkError;
-      this.dispatchEvent(
-        new RampErrorEvent({
-          code: network ? 'NETWORK_ERROR' : 'CLIENT_ERROR',
-          status: null,
-          detail: error instanceof Error ? error.message : String(error),
-          operation,
-        }),
-      );
-    }
+    this.dispatchEvent(new RampErrorEvent(errorDetailFor(error, operation)));
   }
 
   private reset(): void {

@@ -1,5 +1,6 @@
 // What a failed transaction request means to the user: a new quote is needed, a limit or balance stops it, the customer is not approved, or a field is wrong.
 import { NetworkError, ProblemError, type FieldProblem } from '../../client/problem';
+import type { RampErrorDetail } from '../../events/error';
 
 /** Form-level outcomes, each with its own message and way out. */
 export type TransactionAlert =
@@ -70,4 +71,17 @@ export function placeFieldProblems<F extends string>(
 export function pathSegments(path: string): string[] {
   const segments = path.split(/[./[\]]+/).filter(Boolean);
   return segments[0] === 'body' ? segments.slice(1) : segments;
+}
+
+/** The `ramp-error` detail for a failure the user cannot fix here: the problem as the server said it, or a network or client error. */
+export function errorDetailFor(error: unknown, operation: string): RampErrorDetail {
+  if (error instanceof ProblemError) {
+    return { code: error.code, status: error.status, detail: error.detail, operation, ...(error.requestId ? { requestId: error.requestId } : {}) };
+  }
+  return {
+    code: error instanceof NetworkError ? 'NETWORK_ERROR' : 'CLIENT_ERROR',
+    status: null,
+    detail: error instanceof Error ? error.message : String(error),
+    operation,
+  };
 }
