@@ -1,0 +1,124 @@
+// End to end on the demo page: a business with a nested shareholder, through a TEMPORARY_REJECTION and the re-upload, to APPROVED.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { taxIdEndingIn } from '../server/harness';
+import { JPG, PDF } from '../server/kyc-helpers';
+import { readApi } from './flows';
+import { launchBrowser, type RunningServer, startServer } from './support';
+
+let server: RunningServer;
+let browser: Browser;
+const files = { jpg: join(tmpdir(), `ramp-kyb-${process.pid}.jpg`), pdf: join(tmpdir(), `ramp-kyb-${process.pid}.pdf`) };
+before(async () => {
+  writeFileSync(files.jpg, JPG);
+  writeFileSync(files.pdf, PDF);
+  server = await startServer({ RAMP_SANDBOX_REVIEW_MS: '300' });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const o = 'ramp-onboarding';
+
+async function fillAddress(page: Page, prefix: string) {
+  await page.fill(`${o} #${prefix}-line1`, 'Rua Funchal, 418');
+  await page.fill(`${o} #${prefix}-city`, 'São Paulo');
+  await page.fill(`${o} #${prefix}-state`, 'SP');
+  await page.fill(`${o} #${prefix}-postalCode`, '04551-060');
+}
+
+async function addParty(page: Page, opts: { parentId?: string; type: 'INDIVIDUAL' | 'BUSINESS'; pct: string }) {
+  await page.click(`${o} ${opts.parentId ? `[data-testid=add-nested-${opts.parentId}]` : '[data-testid=add-party]'}`);
+  await page.click(`${o} [data-testid=party-type-${opts.type}]`);
+  if (!opts.parentId) await page.check(`${o} [data-testid=party-role-SHAREHOLDER]`);
+  await page.fill(`${o} #party-ownershipPercentage`, opts.pct);
+  if (opts.type === 'BUSINESS') {
+    await page.fill(`${o} #party-legalName`, 'Holding SA');
+    await page.locator(`${o} #party-taxId`).pressSequentially(taxIdEndingIn('cnpj'));
+    await page.fill(`${o} #party-incorporationDate`, '2010-01-01');
+  } else {
+    await page.fill(`${o} #party-name`, 'Davi Lima');
+    await page.locator(`${o} #party-taxId`).pressSequentially(taxIdEndingIn('cpf'));
+    await page.fill(`${o} #party-birthDate`, '1975-06-30');
+  }
+  await page.fill(`${o} #party-email`, 'owner@holding.example');
+  await fillAddress(page, 'party-address');
+  await page.click(`${o} [data-testid=party-save]`);
+}
+
+describe('KYB on the demo page', () => {
+  test('a business with a nested shareholder is rejected once, re-uploads the named document and is APPROVED', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
+    const cnpj = taxIdEndingIn('cnpj', 2);
+    await page.click(`${o} [data-testid=type-BUSINESS]`);
+    await page.fill(`${o} #legalName`, 'Acme Pagamentos Ltda');
+    await page.locator(`${o} #taxId`).pressSequentially(cnpj);
+    await page.fill(`${o} #incorporationDate`, '2015-03-02');
+    await page.selectOption(`${o} #country`, 'BRA');
+    await page.fill(`${o} #email`, 'finance@acme.example');
+    await page.click(`${o} [data-testid=submit]`);
+
+    await page.waitForSelector(`${o} [data-step=info]`, { timeout: 20_000 });
+    await page.fill(`${o} #info-phone`, '+551130000000');
+    await fillAddress(page, 'info-address');
+    await page.fill(`${o} #info-monthlyVolumeInUSD`, '250000');
+    await page.fill(`${o} #info-transactionVolumeInUSD`, '20000');
+    await page.check(`${o} [data-testid=jurisdictions-BRA]`);
+    await page.check(`${o} [data-testid=involvedActivities-NONE]`);
+    await page.check(`${o} [data-testid=transactionCounterparties-MERCHANTS_SUPPLIERS]`);
+    await page.selectOption(`${o} #info-companyType`, 'PAYMENT_GATEWAY');
+    await page.fill(`${o} #info-annualRevenue`, '3000000');
+    await page.fill(`${o} #info-monthlyTransactionVolume`, '250000');
+    await page.fill(`${o} #info-complianceAndAML`, 'KYC on every merchant, transaction monitoring, sanctions screening.');
+    await page.fill(`${o} #info-website`, 'https://acme.example');
+    await page.selectOption(`${o} #info-sourceOfFunds`, 'COMPANY');
+    await page.fill(`${o} #info-servicesProvided`, 'Payment processing for online shops.');
+    await page.click(`${o} [data-testid=info-submit]`);
+
+    await page.waitForSelector(`${o} [data-step=parties]`, { timeout: 20_000 });
+    await addParty(page, { type: 'BUSINESS', pct: '60' });
+    const holdingId = await page.getAttribute(`${o} [data-testid=party][data-type=BUSINESS]`, 'data-party-id', { timeout: 20_000 });
+    assert.ok(holdingId);
+    await addParty(page, { parentId: holdingId, type: 'INDIVIDUAL', pct: '100' });
+    await page.waitForSelector(`${o} [data-party-id="${holdingId}"] [data-testid=party]`, { timeout: 20_000 });
+    const nestedId = await page.getAttribute(`${o} [data-party-id="${holdingId}"] [data-testid=party]`, 'data-party-id');
+    await page.click(`${o} [data-testid=parties-continue]`);
+
+    await page.waitForSelector(`${o} [data-step=documents]`, { timeout: 20_000 });
+    for (const type of ['INCORPORATION_ARTICLES', 'SHAREHOLDER_REGISTRY', 'DIRECTORS_REGISTRY']) {
+      await page.setInputFiles(`${o} [data-testid=uploader] [data-testid=input-${type}]`, files.pdf);
+      await page.waitForSelector(`${o} [data-testid=uploader] [data-testid=sent-${type}]`, { timeout: 20_000 });
+    }
+    for (const type of ['INCORPORATION_ARTICLES', 'DIRECTORS_REGISTRY']) {
+      await page.setInputFiles(`${o} [data-testid=uploader-${holdingId}] [data-testid=input-${type}]`, files.pdf);
+      await page.waitForSelector(`${o} [data-testid=uploader-${holdingId}] [data-testid=sent-${type}]`, { timeout: 20_000 });
+    }
+    await page.click(`${o} [data-testid=uploader-${nestedId}] [data-testid=type-PASSPORT]`);
+    await page.setInputFiles(`${o} [data-testid=uploader-${nestedId}] [data-testid=input-PASSPORT]`, files.jpg);
+    await page.waitForSelector(`${o} [data-testid=uploader-${nestedId}] [data-testid=sent-PASSPORT]`, { timeout: 20_000 });
+    await page.click(`${o} [data-testid=documents-continue]`);
+
+    await page.click(`${o} [data-testid=start-verification]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} [data-testid=rejected-documents]`, { timeout: 30_000 });
+    await page.setInputFiles(`${o} [data-testid=reupload] [data-testid=input-DIRECTORS_REGISTRY]`, files.pdf);
+    await page.waitForSelector(`${o} [data-testid=verification-status][data-status=APPROVED]`, { timeout: 30_000 });
+
+    const { data } = await readApi(server, `/v2/customers?taxId=${cnpj}`);
+    assert.equal(data[0].verification.status, 'APPROVED');
+    const parties = await readApi(server, `/v2/customers/${data[0].id}/associated-parties`);
+    assert.equal(parties.data.length, 2);
+    assert.equal(parties.data.find((p: { id: string }) => p.id === nestedId).parentId, holdingId);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
