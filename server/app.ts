@@ -9,6 +9,7 @@ import { customersApp } from './http/customers';
 import { bankAccountsApp } from './http/bank-accounts';
 import { documentsApp } from './http/documents';
 import { transactionsApp } from './http/transactions';
+import { eventsApp } from './http/events';
 import { exchangeRatesApp } from './http/exchange-rates';
 import { partnerFeesApp } from './http/partner-fees';
 import { transactionLimitsApp } from './http/transaction-limits';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
   v2.route('/', partnerFeesApp(deps));
   v2.route('/', bankAccountsApp(deps));
   v2.route('/', transactionsApp(deps));
+  v2.route('/', eventsApp(deps));
   v2.route('/', widgetSessionsApp(deps));
   if (config.sandbox) v2.route('/', sandboxApp(deps));
   app.route('/v2', v2);
