@@ -2,7 +2,7 @@
 import { Decimal } from 'decimal.js';
 import { AppError } from '../domain/errors';
 import { breachedLimit, defaultLimits, type LimitSet, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
-import type { Currency } from '../domain/money';
+import { CURRENCIES, type Currency } from '../domain/money';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
@@ -20,11 +20,17 @@ export async function customerLimits(db: Db, deps: { clock: Clock }, row: Custom
   return transactionLimits(limits, await usedSince(db, row.partnerId, row.id, limitWindows(deps.clock.now())));
 }
 
+/** Mid rates per currency into USD at one instant: read before a DB transaction opens, so no rate source is called inside it. */
+export type UsdRates = Record<Currency, string>;
+
+export async function usdRates(rates: RateSource, at: Date): Promise<UsdRates> {
+  const mids = await Promise.all(CURRENCIES.map(async (c) => [c, c === 'USD' ? '1' : await rates.midRate(c, 'USD', at)] as const));
+  return Object.fromEntries(mids) as UsdRates;
+}
+
 /** An amount in USD-equivalent at the mid rate, rounded up to the cent (limits are never under-counted). */
-export async function usdEquivalent(rates: RateSource, currency: Currency, amount: string, at: Date): Promise<string> {
-  if (currency === 'USD') return new Decimal(amount).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2);
-  const mid = await rates.midRate(currency, 'USD', at);
-  return new Decimal(amount).times(mid).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2);
+export function toUsd(usd: UsdRates, currency: Currency, amount: string): string {
+  return new Decimal(amount).times(usd[currency]).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2);
 }
 
 /**

@@ -8,8 +8,11 @@ import type { Deps } from '../http/deps';
 
 export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config'>;
 
-/** Prices `req` now; the result is a FLOATING or LOCKED quote body without id or expiry (locking stores it). */
-export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: QuoteRequest): Promise<Quote> {
+/**
+ * Prices `req` now; the result is a FLOATING or LOCKED quote body without id or expiry (locking stores it). Inside a DB
+ * transaction pass `rate` (read before it opened) so the rate source is not called while rows are locked.
+ */
+export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: QuoteRequest, rate?: string): Promise<Quote> {
   const pair = validatePair(req.sourceCurrency, req.targetCurrency, req.rail);
   let partnerFee = null;
   if (req.partnerFeeId) {
@@ -18,7 +21,6 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
     partnerFee = fee.fees[pair.direction];
   }
   const now = deps.clock.now();
-  const rate = await deps.rates.quoteRate(pair.sourceCurrency, pair.targetCurrency, now);
   const priced = priceQuote({
     sourceCurrency: req.sourceCurrency,
     targetCurrency: req.targetCurrency,
@@ -27,7 +29,7 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
     targetAmount: req.targetAmount,
     timeLock: req.timeLock,
     partnerFee,
-    rate,
+    rate: rate ?? (await deps.rates.quoteRate(pair.sourceCurrency, pair.targetCurrency, now)),
     schedule: deps.config.fees,
   });
   return {

@@ -6,7 +6,7 @@ import { type AccountRail, paymentEcho } from '../domain/bank-accounts';
 import { brCode } from '../domain/brcode';
 import { AppError, invalid } from '../domain/errors';
 import { accounts, type Entry } from '../domain/ledger';
-import { type Currency, Decimal, isFiat, isStablecoin, parseAmount } from '../domain/money';
+import { type Currency, Decimal, isCurrency, isFiat, isStablecoin, parseAmount } from '../domain/money';
 import { eventType, failureStatus, initialStatus, isFinal, nextStatus, settlementEstimate, type TxStatus, type TxType } from '../domain/transactions';
 import { type Blockchain, isValidAddress, transactionExplorerUrl } from '../domain/wallets';
 import type { Deps } from '../http/deps';
@@ -21,7 +21,7 @@ import { postMovement } from '../store/queries/ledger';
 import { releaseReservation } from '../store/queries/limits';
 import { insertTransaction, lockTransaction, type TransactionRow, updateTransaction } from '../store/queries/transactions';
 import { walletsOf } from '../store/queries/wallets';
-import { reserveLimit, usdEquivalent } from './limits';
+import { reserveLimit, toUsd, type UsdRates, usdRates } from './limits';
 import { priceFor } from './quotes';
 
 export const TX_STEP_JOB = 'transaction.step';
@@ -74,6 +74,22 @@ async function scheduleStep(tx: Db, deps: TxDeps, row: TransactionRow, delayMs =
   await enqueueJob(tx, { partnerId: row.partnerId, kind: TX_STEP_JOB, payload: { transactionId: row.id, from: row.status }, runAt: new Date(deps.clock.now().getTime() + delayMs) });
 }
 
+/** Rates of the moment, read before the DB transaction opens: USD mids for limits, and the pair's rate when a fresh price is needed. */
+interface Market {
+  usd: UsdRates;
+  rate?: string;
+}
+
+async function readMarket(deps: TxDeps, pair?: { sourceCurrency?: string; targetCurrency?: string }): Promise<Market> {
+  const now = deps.clock.now();
+  const { sourceCurrency: s, targetCurrency: t } = pair ?? {};
+  const [usd, rate] = await Promise.all([
+    usdRates(deps.rates, now),
+    isCurrency(s) && isCurrency(t) && s !== t && (isFiat(s) !== isFiat(t)) ? deps.rates.quoteRate(s, t, now) : Promise.resolve(undefined),
+  ]);
+  return { usd, rate };
+}
+
 /** The quote of a transaction: a LOCKED one redeemed now (once, this customer's, unexpired) or a fresh price. */
 async function resolveQuote(
   tx: Db,
@@ -83,6 +99,7 @@ async function resolveQuote(
   transactionId: string,
   q: { exchangeRateId?: string; rail?: string; sourceCurrency?: string; targetCurrency?: string; sourceAmount?: string; blockchain?: Blockchain; partnerFeeId?: string },
   amountField: string,
+  market: Market,
 ): Promise<Quote> {
   if (q.exchangeRateId) {
     const given = (['sourceCurrency', 'targetCurrency', 'sourceAmount'] as const).filter((k) => q[k] !== undefined);
@@ -102,7 +119,7 @@ async function resolveQuote(
       sourceAmount: q.sourceAmount,
       blockchain: q.blockchain,
       partnerFeeId: q.partnerFeeId,
-    });
+    }, market.rate);
   } catch (err) {
     // The off-ramp calls its stablecoin amount `amount`: name the field the client sent.
     if (err instanceof AppError && err.errors?.some((e) => e.path === 'sourceAmount') && amountField !== 'sourceAmount') {
@@ -137,17 +154,18 @@ function holdFunds(
 export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
   if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
+  const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
   return db.transaction(async (tx) => {
     const id = newId();
     const customer = await approvedCustomer(tx, partnerId, body.customerId, 'customerId');
-    const quote = await resolveQuote(tx, deps, partnerId, customer.id, id, { ...body, rail }, 'sourceAmount');
+    const quote = await resolveQuote(tx, deps, partnerId, customer.id, id, { ...body, rail }, 'sourceAmount', market);
     if (!isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
     }
     if (rail && rail !== quote.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${quote.rail}` }]);
     const blockchain = body.blockchain ?? quote.blockchain;
     const now = deps.clock.now();
-    const amountUsd = await usdEquivalent(deps.rates, quote.sourceCurrency, quote.sourceAmount, now);
+    const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id }, amountUsd, id);
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
     const txid = id.replaceAll('-', '').slice(0, 25);
@@ -191,6 +209,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
 }
 
 export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, body: OffRampRequest): Promise<TransactionRow> {
+  const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
   return db.transaction(async (tx) => {
     const id = newId();
     const account = await getBankAccount(tx, partnerId, body.bankAccountId);
@@ -211,13 +230,14 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
       id,
       { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
       'amount',
+      market,
     );
     if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
     }
     const blockchain = body.blockchain ?? quote.blockchain;
     const now = deps.clock.now();
-    const amountUsd = await usdEquivalent(deps.rates, quote.sourceCurrency, quote.sourceAmount, now);
+    const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id }, amountUsd, id);
     // The customer's stablecoin leaves the wallet now, in this transaction: a balance can never be spent twice.
     await holdFunds(tx, { partnerId, customerId: customer.id, reference: id, clearing: 'offramp', blockchain, asset: quote.sourceCurrency, amount: quote.sourceAmount }, now);
@@ -256,6 +276,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const amount = parseAmount(body.amount, body.currency);
   if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message }]);
   const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
+  const market = await readMarket(deps);
   return db.transaction(async (tx) => {
     const id = newId();
     const from = await approvedCustomer(tx, partnerId, body.from, 'from');
@@ -272,7 +293,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
     }
     const value = amount.value.toFixed(6);
     const now = deps.clock.now();
-    const amountUsd = await usdEquivalent(deps.rates, body.currency, value, now);
+    const amountUsd = toUsd(market.usd, body.currency, value);
     await reserveLimit(tx, deps, { partnerId, customerId: from.id }, amountUsd, id);
     await holdFunds(tx, { partnerId, customerId: from.id, reference: id, clearing: 'transfer', blockchain, asset: body.currency, amount: value }, now);
     const row = await insertTransaction(tx, {
