@@ -14,7 +14,7 @@ function sdkFromSource(): Plugin {
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((req, _res, next) => {
-        if (req.url?.split('?')[0] === '/sdk/ramp-widget.js') req.url = `/@fs${here('./src/define.ts')}`;
+        if (req.url?.split('?')[0] === '/sdk/ramp-widget.js') req.url = `/@fs${here('./src/loader.ts')}`;
         next();
       });
     },
@@ -22,8 +22,61 @@ function sdkFromSource(): Plugin {
 }
 
 /**
- * One `vite build`, two environments: `sdk` is a library build of src/define.ts into one minified ES module with Lit
- * inside (partners load it with a plain `<script type="module">`); `client` is the demo page, whose script tag for
+ * The loader learns, per tag, every chunk the tag's chunk imports statically, so it can ask for them all at once
+ * (`<link rel=modulepreload>`) instead of discovering them one round trip later. The map replaces the loader's
+ * `__RAMP_PRELOAD__` placeholder once the chunk names (with their hashes) are final.
+ */
+function preloadMap(): Plugin {
+  return {
+    name: 'ramp-preload-map',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const loader = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.fileName === 'ramp-widget.js');
+      if (!loader || loader.type !== 'chunk') return;
+      const closure = (file: string, into: Set<string>): Set<string> => {
+        const chunk = bundle[file];
+        if (!chunk || chunk.type !== 'chunk' || into.has(file)) return into;
+        into.add(file);
+        for (const dep of chunk.imports) closure(dep, into);
+        return into;
+      };
+      const loaderFiles = closure(loader.fileName, new Set());
+      // Compact: every file once (`f`), each tag as indexes into it (`t`).
+      const files: string[] = [];
+      const tags: Record<string, number[]> = {};
+      for (const m of loader.code.matchAll(/["'`](ramp-[\w-]+)["'`]:\(\)=>import\(["'`]\.\/([^"'`]+)["'`]\)/g)) {
+        tags[m[1]!] = [...closure(m[2]!, new Set())]
+          .filter((f) => !loaderFiles.has(f))
+          .map((f) => (files.includes(f) ? files.indexOf(f) : files.push(f) - 1));
+      }
+      const map = { f: files, t: tags };
+      if (!loader.code.includes('__RAMP_PRELOAD__')) return;
+      if (Object.keys(tags).length === 0) this.error('ramp-preload-map: found no tag chunks in the loader');
+      // The source reads `typeof __RAMP_PRELOAD__ === 'object' ? __RAMP_PRELOAD__ : {…empty}` (development has no map):
+      // `{…map} || {…empty}` keeps it one expression.
+      loader.code = loader.code.replace(/typeof __RAMP_PRELOAD__\s*===?\s*["'`]object["'`]\s*\?\s*__RAMP_PRELOAD__\s*:/, `${JSON.stringify(map)}||`);
+      if (loader.code.includes('__RAMP_PRELOAD__')) this.error('ramp-preload-map: the placeholder was not replaced');
+    },
+  };
+}
+
+/** Shared code gets chunks of its own, named for what they hold, so a component's chunk holds only that component. */
+const sharedChunks = [
+  // Lit's core (directives such as repeat and live, and the context provider <ramp-widget> uses, go with their users).
+  { name: 'lit', test: /node_modules[\\/](lit|lit-html|lit-element|@lit[\\/](?!context)[\w-]+)[\\/](?!(.*[\\/])?directives[\\/])/, priority: 4 },
+  // What the loader itself needs (language matching, the catalogue's loader): small, and never the loader's own file,
+  // whose short-cached code must not be what hashed chunks import.
+  { name: 'i18n', test: /[\\/]src[\\/]i18n[\\/](catalogue|locale)\.ts$/, priority: 3 },
+  // The BFF client, the events and the rest of i18n: what every component talks and speaks with (uploads, the
+  // transaction feed and the money events only where used: the first onboarding step has a budget).
+  { name: 'client', test: /[\\/]src[\\/](client[\\/](?!upload|transaction-feed|event-stream)|events[\\/](?!session|quote-|requote-|transaction-|bank-account-)|i18n[\\/](?!messages))/, priority: 2 },
+];
+
+/**
+ * One `vite build`, two environments: `sdk` is a library build of src/loader.ts, the small script partners load with a
+ * plain `<script type="module">` (`ramp-widget.js`, cached briefly), which imports each component's chunk and the
+ * active language's messages on demand (content-hashed names, cached forever; same folder as the loader, so
+ * `import.meta.url`-relative defaults such as `../bff` hold); `client` is the demo page, whose script tag for
  * `/sdk/ramp-widget.js` stays as written (`vite-ignore`), exactly as on a partner's page.
  */
 export default defineConfig({
@@ -31,28 +84,66 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   appType: 'mpa',
-  plugins: [sdkFromSource()],
+  plugins: [sdkFromSource(), preloadMap()],
   server: {
     fs: { allow: [here('.')] },
+    // Host and Origin pass through unchanged (no changeOrigin): /demo/session accepts the page's loopback origin.
     proxy: Object.fromEntries(['/bff', '/demo/session', '/v2', '/docs', '/openapi.json'].map((path) => [path, devServer])),
   },
   environments: {
     sdk: {
       consumer: 'client',
       build: {
+        // (plugins below apply to every environment; the preload map only acts on the loader chunk)
         outDir: here('./dist/sdk'),
         emptyOutDir: true,
         target: 'es2022',
         sourcemap: true,
         copyPublicDir: false,
+        // Which chunk imports which, for scripts/size-budget.mjs (.vite/manifest.json; the server does not serve it).
+        manifest: true,
         lib: {
-          entry: here('./src/define.ts'),
+          entry: here('./src/loader.ts'),
           formats: ['es'],
           fileName: () => 'ramp-widget.js',
         },
         rolldownOptions: {
-          // One file, minified: library output keeps whitespace unless asked (build.minify alone does not do it here).
-          output: { codeSplitting: false, minify: true },
+          output: {
+            // Minified: library output keeps whitespace unless asked (build.minify alone does not do it here).
+            minify: true,
+            // Message bundles are named for their language: `messages-pt-BR-core-<hash>.js`.
+            chunkFileNames: (chunk) => {
+              const bundle = /[\\/]i18n[\\/]messages[\\/]([\w-]+)[\\/](\w+)\.ts$/.exec(chunk.facadeModuleId ?? '');
+              return bundle ? `messages-${bundle[1]}-${bundle[2]}-[hash].js` : '[name]-[hash].js';
+            },
+            codeSplitting: { groups: sharedChunks },
+          },
+        },
+      },
+    },
+    // For bundlers (package.json `exports`): one ES entry per component, the eager `define` and the side-effect-free
+    // index; dependencies (lit, …) stay imports for the partner's bundler to share. Types: tsconfig.lib.json.
+    lib: {
+      consumer: 'client',
+      build: {
+        outDir: here('./dist/lib'),
+        emptyOutDir: true,
+        target: 'es2022',
+        sourcemap: true,
+        copyPublicDir: false,
+        lib: {
+          entry: {
+            index: here('./src/index.ts'),
+            define: here('./src/define.ts'),
+            ...Object.fromEntries(
+              ['widget', 'onboarding', 'document-uploader', 'verification', 'quote', 'pix-checkout', 'offramp'].map((name) => [name, here(`./src/elements/${name}.ts`)]),
+            ),
+          },
+          formats: ['es'],
+        },
+        rolldownOptions: {
+          external: (id) => /^[^./\0]/.test(id) && !/^[a-zA-Z]:/.test(id),
+          output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
         },
       },
     },
@@ -70,6 +161,7 @@ export default defineConfig({
   builder: {
     async buildApp(builder) {
       await builder.build(builder.environments.sdk!);
+      await builder.build(builder.environments.lib!);
       await builder.build(builder.environments.client!);
     },
   },

@@ -54,5 +54,8 @@ export default {
     }),
   ],
   concurrency: 1,
+  // A file's whole run: the axe matrix (seven components × states × two themes × three languages) needs more than the
+  // default two minutes on a loaded 2-core machine.
+  testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 10_000 } },
 };

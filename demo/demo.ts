@@ -95,6 +95,10 @@ function logEvent(event: LoggedEvent): void {
   heading.append(name, ' ', time);
   const detail = document.createElement('pre');
   detail.textContent = JSON.stringify(event.detail, shortenTokens, 2);
+  // It scrolls (max-height): keyboard users reach it with Tab and scroll it with the arrows (axe scrollable-region-focusable).
+  detail.tabIndex = 0;
+  detail.setAttribute('role', 'group');
+  detail.setAttribute('aria-label', `${event.type} detail`);
   item.append(heading, detail);
   log.prepend(item);
   logEmpty.hidden = true;
@@ -266,3 +270,55 @@ $('clear-log').addEventListener('click', () => {
 fillSnippets();
 wireCopyButtons();
 void startSession();
+
+// ── webhooks: the built-in receiver's log for the customer of this session (the server verified each signature) ──
+const webhookLog = $<HTMLOListElement>('webhook-log');
+const webhookLogEmpty = $<HTMLParagraphElement>('webhook-log-empty');
+interface ReceivedWebhook {
+  webhookId: string;
+  eventType: string;
+  receivedAt: string;
+  verified: boolean;
+}
+
+function showWebhooks(received: readonly ReceivedWebhook[]): void {
+  webhookLog.replaceChildren(
+    ...received.map((r) => {
+      const item = document.createElement('li');
+      item.className = 'event';
+      item.dataset.event = r.eventType;
+      item.dataset.verified = String(r.verified);
+      const heading = document.createElement('p');
+      heading.className = 'event-heading';
+      const name = document.createElement('code');
+      name.textContent = r.eventType;
+      const time = document.createElement('time');
+      time.dateTime = r.receivedAt;
+      time.textContent = new Date(r.receivedAt).toLocaleTimeString();
+      heading.append(name, ' ', time, ' ', r.verified ? '✓ signature verified' : '✗ signature not verified');
+      item.append(heading);
+      return item;
+    }),
+  );
+  webhookLogEmpty.hidden = received.length > 0;
+}
+
+/** Polled while the page is open: deliveries arrive a moment after each change, as they would at a partner's backend. */
+async function pollWebhooks(): Promise<void> {
+  if (boundSession) {
+    try {
+      const response = await fetch('/demo/webhooks', { headers: { authorization: `Bearer ${boundSession}`, accept: 'application/json' } });
+      if (response.ok) {
+        const body = (await response.json()) as { endpointUrl: string; data: ReceivedWebhook[] };
+        $('webhook-url').textContent = body.endpointUrl;
+        showWebhooks(body.data);
+      }
+    } catch {
+      // The next poll tries again.
+    }
+  } else {
+    showWebhooks([]);
+  }
+  setTimeout(() => void pollWebhooks(), 2000);
+}
+void pollWebhooks();

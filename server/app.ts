@@ -1,8 +1,11 @@
 // The whole HTTP surface, assembled in one place: /v2 (API key), /bff (widget sessions), pages, docs, health.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bffApp } from './bff/routes';
+import { parseOrigins, publicOnboardingApp } from './bff/public-onboarding';
+import { widgetSessionAuth } from './bff/session';
 import { Upstream, UpstreamProblem } from './bff/upstream';
 import { bearerAuth } from './http/auth';
+import { closeAfterUnreadBody } from './http/connection';
 import { additionalInformationApp } from './http/additional-information';
 import { associatedPartiesApp } from './http/associated-parties';
 import { customersApp } from './http/customers';
@@ -10,8 +13,11 @@ import { bankAccountsApp } from './http/bank-accounts';
 import { documentsApp } from './http/documents';
 import { transactionsApp } from './http/transactions';
 import { eventsApp } from './http/events';
+import { webhooksApp } from './http/webhooks';
+import { registerEventWebhooks } from './http/webhook-docs';
 import { exchangeRatesApp } from './http/exchange-rates';
 import { partnerFeesApp } from './http/partner-fees';
+import { partnerApp } from './http/partner';
 import { transactionLimitsApp } from './http/transaction-limits';
 import type { Deps } from './http/deps';
 import { docsApp } from './http/docs';
@@ -19,15 +25,21 @@ import type { AppEnv } from './http/env';
 import { healthApp } from './http/health';
 import { hostedVerificationApp } from './http/hosted-verification';
 import { idempotency } from './http/idempotency';
+import { partnerTime } from './http/partner-time';
 import { jsonBodyLimit, jsonOnly } from './http/json-body';
 import { openApiApp } from './http/openapi-app';
+import { decorateDocument } from './http/openapi-doc';
+import { IN_PROCESS, RateLimits } from './http/rate-limit';
 import { notFoundHandler, onError } from './http/problem';
+import { queryText } from './http/query-text';
 import { requestContext } from './http/request-context';
 import { sandboxApp } from './http/sandbox';
 import { staticApp } from './http/static';
 import { verificationsApp } from './http/verifications';
+import { apiVersions } from './http/versions';
 import { widgetSessionsApp } from './http/widget-sessions';
 import { demoSessionApp } from './sandbox/demo-session';
+import { demoWebhooksApp } from './sandbox/demo-webhooks';
 
 export const API_VERSION = '2.4.0';
 
@@ -39,7 +51,9 @@ export interface AppDeps extends Deps {
 export function createApp(deps: AppDeps) {
   const { config, store, clock, logger } = deps;
   const app = new OpenAPIHono<AppEnv>();
-  app.use('*', requestContext(logger));
+  const limits = new RateLimits(config, store, logger);
+  app.use('*', closeAfterUnreadBody(), requestContext(logger));
+  app.use('*', queryText());
   app.onError((err, c) => {
     if (err instanceof UpstreamProblem) {
       return c.newResponse(JSON.stringify({ ...err.body, requestId: c.get('requestId') }), err.status as 400, {
@@ -48,11 +62,11 @@ export function createApp(deps: AppDeps) {
     }
     return onError(err, c);
   });
-  app.notFound(notFoundHandler);
+  app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();
   const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
-  v2.use('*', bearerAuth(store.db), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
+  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db), partnerTime(deps), limits.perApiKey(), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
   v2.route('/', customersApp(deps));
   v2.route('/', additionalInformationApp(deps));
   v2.route('/', documentsApp(deps));
@@ -64,23 +78,42 @@ export function createApp(deps: AppDeps) {
   v2.route('/', bankAccountsApp(deps));
   v2.route('/', transactionsApp(deps));
   v2.route('/', eventsApp(deps));
+  v2.route('/', webhooksApp(deps));
   v2.route('/', widgetSessionsApp(deps));
+  v2.route('/', partnerApp(deps));
   if (config.sandbox) v2.route('/', sandboxApp(deps));
   app.route('/v2', v2);
 
-  const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req) });
-  const bff = bffApp({ upstream, tokens: deps.tokens, publicUrl: config.publicUrl, sandbox: config.sandbox, partnerId: config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId });
+  const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req, { [IN_PROCESS]: true }) });
+  // In process the bootstrap partner is known; in front of an upstream, the upstream says whose key this BFF holds.
+  const localPartner = config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId;
+  const ownPartnerId = async (requestId: string) => localPartner ?? upstream.partnerId({ requestId });
+  const bff = bffApp({
+    upstream,
+    tokens: deps.tokens,
+    publicUrl: config.publicUrl,
+    sandbox: config.sandbox,
+    ownPartnerId,
+    limitSession: (sessionId) => limits.consume('session', sessionId, 'for this widget session'),
+  });
   const bffUploads = /^\/bff\/customer\/documents$/;
+  app.use('/bff/*', limits.authFailures());
   app.use('/bff/*', jsonBodyLimit({ except: bffUploads }), jsonOnly({ multipartPaths: bffUploads }));
+  if (config.RAMP_PUBLIC_ONBOARDING) app.route('/bff', publicOnboardingApp(upstream, { origins: parseOrigins(config.RAMP_PUBLIC_ONBOARDING) }));
   app.route('/bff', bff);
-  if (config.sandbox) app.route('/', demoSessionApp(upstream));
+  if (config.sandbox) app.route('/', demoSessionApp(upstream, { publicUrl: config.publicUrl, limit: limits.perAddress('demoSession') }));
+  // The built-in receiver needs the partner's endpoints, so it lives beside the service, not in front of an upstream.
+  if (config.sandbox && !config.RAMP_UPSTREAM_URL) {
+    app.route('/', demoWebhooksApp(deps, { publicUrl: config.publicUrl, auth: widgetSessionAuth({ tokens: deps.tokens, publicUrl: config.publicUrl, ownPartnerId }) }));
+  }
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'http',
     scheme: 'bearer',
     description: 'Your secret API key, `sk_sandbox_…` or `sk_live_…`. Server to server only: never ship it to a browser.',
   });
-  app.doc31('/openapi.json', {
+  registerEventWebhooks(app.openAPIRegistry);
+  const documentConfig = {
     openapi: '3.1.0',
     info: {
       title: 'Ramp API',
@@ -88,14 +121,20 @@ export function createApp(deps: AppDeps) {
       description:
         'Fiat ⇄ stablecoin on/off-ramp. Errors are RFC 9457 `application/problem+json` with a stable `code` and `errors[{path, message}]`. Lists are newest first with `size` (1–100, default 25) and opaque cursors. Every POST and PATCH accepts an `Idempotency-Key` (kept 24 h; a replay carries `Idempotency-Replayed: true`).',
     },
-    servers: [{ url: config.publicUrl }],
+    // Relative, so /docs "Try it out" works on whichever host name the server was reached by.
+    servers: [{ url: '/', description: 'This server' }],
     security: [{ ApiKey: [] }],
-  });
+  };
+  let document: unknown;
+  app.get('/openapi.json', (c) => c.json((document ??= decorateDocument(app.getOpenAPI31Document(documentConfig)))));
 
-  app.route('/', healthApp(store));
+  app.route('/', healthApp(store, { clock }));
   app.route('/', docsApp());
-  app.route('/', hostedVerificationApp(deps));
-  app.route('/', staticApp());
+  // The hosted page: a link that does not verify (404) counts as refused credentials.
+  app.use('/verify/:token', limits.authFailures({ failureStatuses: [404] }), limits.perAddress('address'));
+  app.use('/verify/api/*', limits.authFailures());
+  app.route('/', hostedVerificationApp(deps, { limitLink: (customerId) => limits.consume('link', customerId, 'for this verification link') }));
+  app.route('/', staticApp({ demo: config.sandbox }));
   return app;
 }
 

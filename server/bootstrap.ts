@@ -2,13 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AdjustableClock } from './clock';
-import type { Config } from './config';
+import { PartnerClock } from './clock';
+import { type Config, ConfigError } from './config';
+import type { SettlementProvider } from './domain/settlement/settlement-provider';
 import { generateApiKey } from './domain/api-keys';
 import { SimulatedMarket } from './domain/rates/simulated-market';
 import type { AppDeps } from './app';
 import type { Logger } from './logger';
 import { manualReviewProvider, sandboxReviewProvider } from './sandbox/review-provider';
+import { simulatedSettlement } from './sandbox/settlement-provider';
 import { openStore, type Store } from './store/db';
 import { type FileStore, LocalFileStore } from './store/file-store';
 import { ensurePartnerForKey } from './store/queries/partners';
@@ -25,8 +27,34 @@ function sandboxKey(dataDir: string): { key: string; generated: boolean } {
   return { key, generated: true };
 }
 
-export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore } = {}): Promise<AppDeps> {
-  const store = opts.store ?? (await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.RAMP_DATA_DIR }));
+/**
+ * The rails: the simulated ones in sandbox; in production a real provider (given by the host embedding the service, or named
+ * by RAMP_SETTLEMENT_PROVIDER once one is built in) or the service does not start: no production request may ever be
+ * answered with the sandbox's PIX key, IBAN or made-up transaction hashes.
+ */
+export function settlementProvider(config: Config, given?: SettlementProvider): SettlementProvider {
+  if (given) return given;
+  if (config.sandbox) return simulatedSettlement(config);
+  if (!config.RAMP_SETTLEMENT_PROVIDER) {
+    throw new ConfigError('RAMP_SETTLEMENT_PROVIDER: required when RAMP_ENV=production: money cannot move without a real settlement provider (the simulated rails serve sandbox only)');
+  }
+  throw new ConfigError('RAMP_SETTLEMENT_PROVIDER: the simulated rails serve sandbox only; configure a real settlement provider for RAMP_ENV=production');
+}
+
+export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore; settlement?: SettlementProvider } = {}): Promise<AppDeps> {
+  // Before anything is opened: a production instance without real rails stops here, naming what is missing.
+  const settlement = settlementProvider(config, opts.settlement);
+  const store =
+    opts.store ??
+    (await openStore({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.RAMP_DATA_DIR,
+      schema: config.DATABASE_SCHEMA,
+      poolSize: config.RAMP_DB_POOL_SIZE,
+      connectTimeoutMs: config.RAMP_DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.RAMP_DB_STATEMENT_TIMEOUT_MS,
+      onConnectionError: (err) => logger.warn({ code: (err as { code?: string }).code, message: err.message }, 'database connection lost; the pool reconnects'),
+    }));
   const { key: apiKey, generated } = config.RAMP_API_KEY
     ? { key: config.RAMP_API_KEY, generated: false }
     : sandboxKey(config.RAMP_DATA_DIR);
@@ -43,11 +71,12 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     rates: new SimulatedMarket({ spreadBps: config.spreadBps }),
     walletSeed,
     store,
-    clock: new AdjustableClock(),
+    clock: new PartnerClock(),
     logger,
-    tokens: new Tokens(secret),
+    tokens: new Tokens(secret, { verificationLinkTtlSeconds: Math.round(config.RAMP_VERIFICATION_LINK_TTL_HOURS * 3600) }),
     files: opts.files ?? new LocalFileStore(join(config.RAMP_DATA_DIR, 'files')),
     reviews: config.sandbox ? sandboxReviewProvider : manualReviewProvider,
+    settlement,
     apiKey,
     partnerId,
   };

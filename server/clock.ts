@@ -1,16 +1,23 @@
-// The one clock the service reads time from; sandbox can move it forward so expiry is testable without sleeping.
+// The one clock the service reads time from. In sandbox each partner has a clock of its own (moved forward by
+// `/v2/sandbox/clock/advance`, kept in the database); a request or job runs with its partner's offset in scope, so every
+// flow reading `now()` gets that partner's time without passing it around. Outside any scope: wall time.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 export interface Clock {
+  /** Now, for the partner whose offset is in scope (wall time outside any scope). */
   now(): Date;
+  /** Runs `fn` with time read `offsetMs` ahead of wall time. */
+  within<T>(offsetMs: number, fn: () => Promise<T>): Promise<T>;
 }
 
-/** Wall time plus an offset that only ever grows (sandbox `clock/advance`). */
-export class AdjustableClock implements Clock {
-  private offsetMs = 0;
+export class PartnerClock implements Clock {
+  private readonly scope = new AsyncLocalStorage<number>();
+
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date(Date.now() + (this.scope.getStore() ?? 0));
   }
-  advance(seconds: number): Date {
-    this.offsetMs += seconds * 1000;
-    return this.now();
+
+  within<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> {
+    return this.scope.run(offsetMs, fn);
   }
 }

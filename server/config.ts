@@ -1,14 +1,27 @@
 // Process configuration: read from the environment once, validated, with one clear line per bad value.
 import { z } from 'zod';
+import { BLOCKCHAINS } from '../src/contract/blockchains';
 import { defaultFeeSchedule, type FeeSchedule, FeeScheduleError, parseFeeSchedule } from './domain/fee-schedule';
 import { parseSpreadBps } from './domain/rates/rate-source';
+import { PRODUCTION_SCHEDULE_S, parseSchedule, SANDBOX_SCHEDULE_S } from './domain/webhooks';
 
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(86_400_000).default(fallback);
+/** A rate limit: `<points>/<seconds>`, e.g. `100/1` (100 requests a second) or `20/60`. */
+const limit = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}\/[1-9]\d{0,5}$/, 'must be <requests>/<seconds>, e.g. 100/1 or 20/60')
+    .default(fallback)
+    .transform((v) => {
+      const [points, seconds] = v.split('/').map(Number) as [number, number];
+      return { points, seconds };
+    });
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: loopback (127.0.0.1) in sandbox, every interface (0.0.0.0) in production. */
+  HOST: z.string().min(1).optional(),
   RAMP_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
   DATABASE_URL: z
     .string()
@@ -28,22 +41,62 @@ const ConfigSchema = z.object({
     .optional(),
   RAMP_FEE_SCHEDULE: z.string().optional(),
   RAMP_RATE_SPREAD_BPS: z.string().default('20'),
-  RAMP_DEFAULT_BLOCKCHAIN: z.enum(['ETHEREUM', 'BASE', 'TRON', 'POLYGON']).default('POLYGON'),
+  RAMP_DEFAULT_BLOCKCHAIN: z.enum(BLOCKCHAINS).default('POLYGON'),
   RAMP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RAMP_SANDBOX_REVIEW_MS: ms(1500),
   RAMP_SANDBOX_BANK_ACCOUNT_MS: ms(1000),
   RAMP_SANDBOX_STEP_MS: ms(800),
   RAMP_SANDBOX_AUTOPAY_MS: ms(0),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .optional(),
+  RAMP_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  RAMP_DB_CONNECT_TIMEOUT_MS: ms(3000),
+  RAMP_DB_STATEMENT_TIMEOUT_MS: ms(30_000),
+  RAMP_SHUTDOWN_GRACE_MS: ms(20_000),
+  RAMP_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(8),
+  RAMP_JOB_RETENTION_MS: ms(7 * 86_400_000),
+  RAMP_CLEANUP_INTERVAL_MS: ms(60_000),
+  /** Where rate-limit counters live; unset: `postgres` on PostgreSQL (shared by every process), `memory` on the embedded database. */
+  RAMP_RATE_LIMIT_STORE: z.enum(['memory', 'postgres', 'off']).optional(),
+  RAMP_RATE_LIMIT_API_KEY: limit('100/1'),
+  RAMP_RATE_LIMIT_SESSION: limit('120/60'),
+  RAMP_RATE_LIMIT_LINK: limit('60/60'),
+  RAMP_RATE_LIMIT_AUTH_FAILURES: limit('20/60'),
+  RAMP_RATE_LIMIT_ADDRESS: limit('120/60'),
+  RAMP_RATE_LIMIT_DEMO_SESSION: limit('10/60'),
+  /** How many proxies in front of the service append to X-Forwarded-For (0: use the socket address). */
+  RAMP_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  RAMP_ORPHAN_FILE_GRACE_MS: ms(3_600_000),
+  RAMP_MAX_DOCUMENTS_PER_CUSTOMER: z.coerce.number().int().min(1).max(100_000).default(200),
+  RAMP_MAX_DOCUMENT_BYTES_PER_CUSTOMER: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(500 * 1024 * 1024),
+  RAMP_VERIFICATION_LINK_TTL_HOURS: z.coerce.number().min(0.25, 'must be at least 0.25 (15 minutes)').max(720, 'must be at most 720 (30 days)').default(24),
+  /** The rails money moves on. Only `simulated` is built in, and it serves sandbox only. */
+  RAMP_SETTLEMENT_PROVIDER: z.enum(['simulated']).optional(),
+  /** Opt-in: comma-separated origins whose pages get anonymous onboarding sessions from POST /bff/public-session. */
+  RAMP_PUBLIC_ONBOARDING: z
+    .string()
+    .regex(/^\s*https?:\/\/[^,\s]+(\s*,\s*https?:\/\/[^,\s]+)*\s*$/, 'must be a comma-separated list of origins such as https://shop.example')
+    .optional(),
+  /** Delays in seconds between webhook attempts (comma-separated); unset: ~3 days in production, ~2 minutes in sandbox. */
+  RAMP_WEBHOOK_SCHEDULE: z.string().optional(),
+  RAMP_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often a process looks for new events and due webhook attempts (0: never; this process then delivers none). */
+  RAMP_WEBHOOK_POLL_MS: ms(500),
 });
 
 export type Env = z.infer<typeof ConfigSchema>;
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'HOST'> {
+  HOST: string;
   /** The origin that links (verification, block explorers of our own pages) are built on. */
   publicUrl: string;
   sandbox: boolean;
   fees: FeeSchedule;
   spreadBps: string;
+  /** Seconds between webhook attempts (RAMP_WEBHOOK_SCHEDULE). */
+  webhookSchedule: number[];
 }
 
 export class ConfigError extends Error {
@@ -57,7 +110,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   const parsed = ConfigSchema.safeParse(picked);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message} (got ${JSON.stringify(picked[String(i.path[0])])})`);
+    // The variable and what is wrong with it, never its value: secrets (keys, seeds, URLs with passwords) end up in logs.
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
     throw new ConfigError(lines.join('\n'));
   }
   const c = parsed.data;
@@ -75,7 +129,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     try {
       fees = parseFeeSchedule(c.RAMP_FEE_SCHEDULE);
     } catch (err) {
-      const detail = err instanceof FeeScheduleError ? err.message.replaceAll('\n', '; ') : (err as Error).message;
+      // A JSON parser's message quotes the input; say only that it is not JSON.
+      const detail =
+        err instanceof FeeScheduleError
+          ? err.issues.map((i) => `${i.path}: ${i.message.startsWith('not valid JSON') ? 'not valid JSON' : i.message}`).join('; ')
+          : 'not valid';
       throw new ConfigError(`RAMP_FEE_SCHEDULE: ${detail}`);
     }
   }
@@ -85,8 +143,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (err) {
     throw new ConfigError(`RAMP_RATE_SPREAD_BPS: ${(err as Error).message.replace(/^spread: /, '')}`);
   }
+  let webhookSchedule = c.RAMP_ENV === 'production' ? PRODUCTION_SCHEDULE_S : SANDBOX_SCHEDULE_S;
+  if (c.RAMP_WEBHOOK_SCHEDULE) {
+    try {
+      webhookSchedule = parseSchedule(c.RAMP_WEBHOOK_SCHEDULE);
+    } catch (err) {
+      throw new ConfigError(`RAMP_WEBHOOK_SCHEDULE: ${(err as Error).message}`);
+    }
+  }
   return {
     ...c,
+    webhookSchedule,
+    HOST: c.HOST ?? (c.RAMP_ENV === 'sandbox' ? '127.0.0.1' : '0.0.0.0'),
     fees,
     spreadBps,
     publicUrl: c.RAMP_PUBLIC_URL ?? `http://localhost:${c.PORT}`,

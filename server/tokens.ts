@@ -1,4 +1,5 @@
-// Signed tokens (HS256, jose): widget sessions for the browser and the hosted verification link of a customer.
+// Signed tokens (HS256, jose): widget sessions for the browser, and the short-lived hosted verification links of customers (a key of their own).
+import { createHmac, hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { newId } from './ids';
 
@@ -11,10 +12,33 @@ export interface WidgetSessionClaims {
   expiresAt: Date;
 }
 
+/** What a verification-link token is for; a token with any other purpose (a widget session, say) is not a link. */
+export const VERIFICATION_LINK_PURPOSE = 'verification_link';
+const VERIFICATION_LINK_AUDIENCE = 'ramp:verify';
+
+/**
+ * A signing key of its own per purpose, derived from the one configured secret (HKDF-SHA256), so a token made for one
+ * purpose can never verify as another even if the claims were confused.
+ */
+export function deriveTokenKey(secret: string, purpose: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', secret, 'ramp-token-keys', purpose, 32));
+}
+
+const LINK_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
+
+export interface TokenOptions {
+  /** How long a verification link works after it is read (minted). Default 24 hours. */
+  verificationLinkTtlSeconds?: number;
+}
+
 export class Tokens {
   private readonly key: Uint8Array;
-  constructor(secret: string) {
+  private readonly linkKey: Uint8Array;
+  readonly verificationLinkTtlSeconds: number;
+  constructor(secret: string, opts: TokenOptions = {}) {
     this.key = new TextEncoder().encode(secret);
+    this.linkKey = deriveTokenKey(secret, VERIFICATION_LINK_PURPOSE);
+    this.verificationLinkTtlSeconds = opts.verificationLinkTtlSeconds ?? 24 * 3600;
   }
 
   async signWidgetSession(c: Omit<WidgetSessionClaims, 'sessionId'>): Promise<string> {
@@ -44,15 +68,31 @@ export class Tokens {
     }
   }
 
-  /** Deterministic (no iat, no expiry): a customer's link is the same every time it is read, and works at any time. */
-  signVerificationLink(partnerId: string, customerId: string): Promise<string> {
-    return new SignJWT({ typ: 'verify', pid: partnerId }).setProtectedHeader({ alg: 'HS256' }).setSubject(customerId).sign(this.key);
+  /**
+   * A fresh link token for one customer, minted on every read of the customer: its own key and purpose, a unique id and
+   * an expiry (`verificationLinkTtlSeconds` after `issuedAt`). It is never stored; a leaked one stops working by itself.
+   */
+  async signVerificationLink(partnerId: string, customerId: string, opts: { issuedAt?: Date } = {}): Promise<{ token: string; expiresAt: Date }> {
+    return this.signVerificationLinkSync(partnerId, customerId, opts);
   }
 
+  /** `signVerificationLink` without the promise, for presenters that build many customers in one go. */
+  signVerificationLinkSync(partnerId: string, customerId: string, opts: { issuedAt?: Date } = {}): { token: string; expiresAt: Date } {
+    const iat = Math.floor((opts.issuedAt ?? new Date()).getTime() / 1000);
+    const exp = iat + this.verificationLinkTtlSeconds;
+    // Signed with node:crypto's HMAC directly (a compact HS256 JWT, verified by jose below): ~10 µs instead of ~140 µs
+    // through WebCrypto, so a fresh link on every customer read stays cheap (it was 12–17 % of a read's CPU).
+    const payload = { purpose: VERIFICATION_LINK_PURPOSE, pid: partnerId, sub: customerId, aud: VERIFICATION_LINK_AUDIENCE, jti: newId(), iat, exp };
+    const signingInput = `${LINK_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const token = `${signingInput}.${createHmac('sha256', this.linkKey).update(signingInput).digest('base64url')}`;
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** The customer a valid, unexpired link names; undefined for anything else (another purpose, another key, expired). */
   async verifyVerificationLink(token: string): Promise<{ partnerId: string; customerId: string } | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.typ !== 'verify' || typeof payload.pid !== 'string' || !payload.sub) return undefined;
+      const { payload } = await jwtVerify(token, this.linkKey, { algorithms: ['HS256'], audience: VERIFICATION_LINK_AUDIENCE, requiredClaims: ['exp', 'iat', 'jti'] });
+      if (payload.purpose !== VERIFICATION_LINK_PURPOSE || typeof payload.pid !== 'string' || !payload.sub) return undefined;
       return { partnerId: payload.pid, customerId: payload.sub };
     } catch {
       return undefined;

@@ -26,3 +26,6 @@ export { createBffClient, NetworkError, ProblemError, type BffClient, type BffCl
 export { IdempotencyKeys, newIdempotencyKey } from './client/idempotency';
 export { defaultApiBase } from './client/api-base';
 export { locales, matchLocale, type Locale } from './i18n';
+export { RampWidget } from './components/widget/widget';
+export { rampContext, type RampContext } from './components/widget/context';
+export { RampSessionExpiringEvent, RampSessionExpiredEvent, type RampSessionExpiringDetail, type RampSessionExpiredDetail } from './events';

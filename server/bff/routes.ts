@@ -1,11 +1,12 @@
 // /bff: what a widget session may do, for its own customer only, through the public /v2 contract.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import type { CreateCustomerRequest } from '../../src/contract/customers';
+import type { CreateCustomerRequest, Customer } from '../../src/contract/customers';
 import type { BffQuoteRequest } from '../../src/contract/exchange-rates';
-import type { AdditionalInformation, CreateAssociatedParty } from '../../src/contract/kyc';
-import { AppError } from '../domain/errors';
+import type { AdditionalInformation, CreateAssociatedParty, UpdateAssociatedParty } from '../../src/contract/kyc';
+import { AppError, invalid } from '../domain/errors';
 import type { Tokens } from '../tokens';
+import { eventsStream } from './events-stream';
 import { type BffEnv, preflight, widgetSessionAuth } from './session';
 import { type Upstream, UpstreamProblem } from './upstream';
 
@@ -14,29 +15,49 @@ export interface BffDeps {
   tokens: Tokens;
   publicUrl: string;
   sandbox: boolean;
-  /** The partner whose key the upstream client holds, when known (in-process); tokens of other partners are refused. */
-  partnerId?: string;
+  /** The partner whose key the upstream client holds; widget sessions of any other partner are refused. */
+  ownPartnerId: (requestId: string) => Promise<string>;
+  /** Counts one request against the widget session's budget (throws RATE_LIMITED when spent). */
+  limitSession?: (sessionId: string) => Promise<void>;
+  /** Tuning of /bff/events (tests shorten it). */
+  events?: { pollMs?: number; heartbeatMs?: number };
 }
 
 export function bffApp(deps: BffDeps) {
   const app = new Hono<BffEnv>();
   app.use('*', preflight);
   app.use('*', widgetSessionAuth(deps));
+  app.use('*', async (c, next) => {
+    await deps.limitSession?.(c.get('session').sessionId);
+    await next();
+  });
 
   app.get('/session', (c) => {
     const s = c.get('session');
     return c.json({ customerId: s.customerId, expiresAt: s.expiresAt.toISOString() });
   });
 
-  app.get('/customer', async (c) => c.json(await deps.upstream.getCustomer(boundCustomer(c), ctx(c))));
+  // Live updates: one long request per session (counted once by the limit above).
+  app.get('/events', eventsStream({ upstream: deps.upstream, ...deps.events }));
+
+  // `?include=limits,balances`: the quote panel checks an amount against what the customer may still do before locking.
+  app.get('/customer', async (c) => {
+    const include = new Set((c.req.query('include') ?? '').split(','));
+    const query = { includeTransactionLimits: include.has('limits'), includeBalances: include.has('balances') };
+    return c.json(forBrowser(await deps.upstream.getCustomer(boundCustomer(c), ctx(c), query)));
+  });
 
   app.patch('/customer/additional-information', async (c) =>
-    c.json(await deps.upstream.updateAdditionalInformation(boundCustomer(c), await jsonBody<AdditionalInformation>(c), ctx(c))),
+    c.json(forBrowser(await deps.upstream.updateAdditionalInformation(boundCustomer(c), await jsonBody<AdditionalInformation>(c), ctx(c)))),
   );
 
   app.get('/customer/documents', async (c) => c.json(await deps.upstream.listDocuments(boundCustomer(c), ctx(c))));
 
   app.post('/customer/documents', async (c) => {
+    // Anything but multipart was already read by the body middleware, so there is nothing left to forward.
+    if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Upload documents as multipart/form-data with the fields file, type, side and country.');
+    }
     const upload = { body: c.req.raw.body, contentType: c.req.header('content-type'), contentLength: c.req.header('content-length') };
     return c.json(await deps.upstream.uploadDocument(boundCustomer(c), upload, ctx(c)), 201);
   });
@@ -46,6 +67,16 @@ export function bffApp(deps: BffDeps) {
   app.post('/customer/associated-parties', async (c) =>
     c.json(await deps.upstream.createAssociatedParty(boundCustomer(c), await jsonBody<CreateAssociatedParty>(c), ctx(c)), 201),
   );
+
+  // The party is looked up under the session's customer upstream: another customer's party id is a 404.
+  app.patch('/customer/associated-parties/:partyId', async (c) =>
+    c.json(await deps.upstream.updateAssociatedParty(boundCustomer(c), c.req.param('partyId'), await jsonBody<UpdateAssociatedParty>(c), ctx(c))),
+  );
+
+  app.delete('/customer/associated-parties/:partyId', async (c) => {
+    await deps.upstream.deleteAssociatedParty(boundCustomer(c), c.req.param('partyId'), ctx(c));
+    return c.body(null, 204);
+  });
 
   app.get('/customer/verifications', async (c) => c.json(await deps.upstream.listVerifications(boundCustomer(c), ctx(c))));
 
@@ -67,7 +98,7 @@ export function bffApp(deps: BffDeps) {
   app.post('/customers', async (c) => {
     const s = c.get('session');
     if (s.customerId) throw new AppError('CONFLICT', 'This session already belongs to a customer.', { extra: { customerId: s.customerId } });
-    const body = (await c.req.json().catch(() => ({}))) as CreateCustomerRequest;
+    const body = await jsonBody<CreateCustomerRequest>(c);
     const requestId = c.get('requestId');
     let customer;
     try {
@@ -83,7 +114,7 @@ export function bffApp(deps: BffDeps) {
       { customerId: customer.id, allowedOrigins: s.allowedOrigins.length ? s.allowedOrigins : undefined, expiresIn: Math.min(remaining, 3600) },
       { requestId },
     );
-    return c.json({ customer, session }, 201);
+    return c.json({ customer: forBrowser(customer), session }, 201);
   });
 
   // Transactions and bank accounts of the session's customer only: ids from the browser are checked against it, and a
@@ -139,6 +170,12 @@ export function bffApp(deps: BffDeps) {
   return app;
 }
 
+/** The customer as the browser may see it: `metadata` is the partner's private data (its own ids, notes) and stays on its side. */
+function forBrowser(customer: Customer): Omit<Customer, 'metadata'> {
+  const { metadata: _partnerOnly, ...visible } = customer;
+  return visible;
+}
+
 /** A malformed id from the browser is simply not found here. */
 function notFoundAs404(err: unknown): never {
   if (err instanceof UpstreamProblem && (err.status === 400 || err.status === 404)) throw new AppError('NOT_FOUND', 'Not found');
@@ -159,8 +196,18 @@ function ctx(c: Context<BffEnv>) {
   return { requestId: c.get('requestId'), idempotencyKey: key ? `bff:${scope}:${key}` : undefined };
 }
 
+/** The JSON object the browser sent (the body middleware has checked it parses); empty is `{}`, anything but an object a 400. */
 async function jsonBody<T>(c: Context<BffEnv>): Promise<T> {
-  return (await c.req.json().catch(() => ({}))) as T;
+  const text = await c.req.text();
+  if (!text.trim()) return {} as T;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalid([{ path: '(body)', message: 'is not valid JSON' }]);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ path: '(body)', message: 'must be a JSON object' }]);
+  return body as T;
 }
 
 /** Problems from /v2 reach the browser as they are (status and body), with this request's id. */

@@ -34,11 +34,23 @@ function originAllowed(c: Context<BffEnv>, origin: string, session: WidgetSessio
   return origin === publicOrigin || origin === new URL(c.req.url).origin;
 }
 
-export function widgetSessionAuth(opts: { tokens: Tokens; publicUrl: string; partnerId?: string }): MiddlewareHandler<BffEnv> {
+export interface SessionAuthOptions {
+  tokens: Tokens;
+  publicUrl: string;
+  /**
+   * The partner this BFF acts for (whose API key it holds). Every partner on one service shares the session secret, so a
+   * valid signature is not enough: a session minted by another partner is refused, in process and in front of an upstream.
+   */
+  ownPartnerId: (requestId: string) => Promise<string>;
+}
+
+export function widgetSessionAuth(opts: SessionAuthOptions): MiddlewareHandler<BffEnv> {
   const publicOrigin = new URL(opts.publicUrl).origin;
   return async (c, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    const session = m ? await opts.tokens.verifyWidgetSession(m[1]!) : undefined;
+    const claims = m ? await opts.tokens.verifyWidgetSession(m[1]!) : undefined;
+    // Another partner's session is no session here, whatever its origins say.
+    const session = claims && claims.partnerId === (await opts.ownPartnerId(c.get('requestId'))) ? claims : undefined;
     const origin = c.req.header('origin');
     if (session && origin && !originAllowed(c, origin, session, publicOrigin)) {
       throw new AppError('FORBIDDEN', `This widget session may not be used from ${origin}.`);
@@ -49,7 +61,7 @@ export function widgetSessionAuth(opts: { tokens: Tokens; publicUrl: string; par
       c.header('access-control-expose-headers', EXPOSE_HEADERS);
       c.header('vary', 'Origin');
     }
-    if (!session || (opts.partnerId && session.partnerId !== opts.partnerId)) {
+    if (!session) {
       throw new AppError('UNAUTHENTICATED', 'The widget session is missing, invalid or expired. Ask the partner backend for a new one.');
     }
     c.set('session', session);

@@ -4,8 +4,10 @@ import type { Customer, CreateCustomerRequest } from '../../src/contract/custome
 import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
 import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
 import type { Pagination } from '../../src/contract/common';
+import type { RampEvent } from '../../src/contract/events';
 import type { OffRampRequest, OnRampRequest, Transaction } from '../../src/contract/transactions';
-import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, Verification } from '../../src/contract/kyc';
+import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, UpdateAssociatedParty, Verification } from '../../src/contract/kyc';
+import type { Partner } from '../../src/contract/partner';
 import type { WidgetSession } from '../../src/contract/widget-sessions';
 import { AppError } from '../domain/errors';
 
@@ -39,6 +41,7 @@ export interface UpstreamOptions {
 
 export class Upstream {
   private readonly http: KyInstance;
+  private ownPartner: Promise<string> | undefined;
 
   constructor(opts: UpstreamOptions) {
     this.http = ky.create({
@@ -68,12 +71,35 @@ export class Upstream {
     return body as T;
   }
 
+  getPartner(ctx: { requestId: string }): Promise<Partner> {
+    return this.call('get', 'partner', { headers: { 'x-request-id': ctx.requestId } });
+  }
+
+  /**
+   * The id of the partner whose API key this client holds, asked of the upstream once and then remembered (a partner's
+   * id never changes). A failed ask is not remembered, so the next request tries again.
+   */
+  partnerId(ctx: { requestId: string }): Promise<string> {
+    this.ownPartner ??= this.getPartner(ctx).then(
+      (p) => p.id,
+      (err: unknown) => {
+        this.ownPartner = undefined;
+        throw err instanceof UpstreamProblem ? new AppError('UPSTREAM_UNAVAILABLE', `The Ramp service did not say whose API key this BFF holds (${err.status}).`) : err;
+      },
+    );
+    return this.ownPartner;
+  }
+
   createCustomer(body: CreateCustomerRequest, ctx: { idempotencyKey: string; requestId: string }): Promise<Customer> {
     return this.call('post', 'customers', { json: body, headers: { 'idempotency-key': ctx.idempotencyKey, 'x-request-id': ctx.requestId } });
   }
 
-  getCustomer(id: string, ctx: { requestId: string }): Promise<Customer> {
-    return this.call('get', `customers/${encodeURIComponent(id)}`, { headers: { 'x-request-id': ctx.requestId } });
+  getCustomer(id: string, ctx: { requestId: string }, query: { includeTransactionLimits?: boolean; includeBalances?: boolean } = {}): Promise<Customer> {
+    const params = new URLSearchParams();
+    if (query.includeTransactionLimits) params.set('includeTransactionLimits', 'true');
+    if (query.includeBalances) params.set('includeBalances', 'true');
+    const search = params.size ? `?${params}` : '';
+    return this.call('get', `customers/${encodeURIComponent(id)}${search}`, { headers: { 'x-request-id': ctx.requestId } });
   }
 
   updateAdditionalInformation(customerId: string, body: AdditionalInformation, ctx: Ctx): Promise<Customer> {
@@ -100,6 +126,14 @@ export class Upstream {
     return this.call('post', `customers/${encodeURIComponent(customerId)}/associated-parties`, { json: body, headers: headersOf(ctx) });
   }
 
+  updateAssociatedParty(customerId: string, partyId: string, body: UpdateAssociatedParty, ctx: Ctx): Promise<AssociatedParty> {
+    return this.call('patch', `customers/${encodeURIComponent(customerId)}/associated-parties/${encodeURIComponent(partyId)}`, { json: body, headers: headersOf(ctx) });
+  }
+
+  deleteAssociatedParty(customerId: string, partyId: string, ctx: Ctx): Promise<void> {
+    return this.call('delete', `customers/${encodeURIComponent(customerId)}/associated-parties/${encodeURIComponent(partyId)}`, { headers: headersOf(ctx) });
+  }
+
   startVerification(customerId: string, ctx: Ctx): Promise<Verification> {
     return this.call('post', `customers/${encodeURIComponent(customerId)}/verifications`, { headers: headersOf(ctx) });
   }
@@ -122,6 +156,10 @@ export class Upstream {
 
   getTransaction(id: string, ctx: Ctx): Promise<Transaction> {
     return this.call('get', `transactions/${encodeURIComponent(id)}`, { headers: headersOf(ctx) });
+  }
+
+  listEvents(q: { customerId: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: RampEvent[]; pagination: Pagination }> {
+    return this.call('get', `events?${query(q)}`, { headers: headersOf(ctx) });
   }
 
   listTransactions(q: { customerId: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: Transaction[]; pagination: Pagination }> {

@@ -1,6 +1,6 @@
 // The rules of associated parties: roles by type, ownership for UBOs and shareholders, nesting only for shareholders of business shareholders.
 import { Decimal } from 'decimal.js';
-import type { FieldIssue } from './errors';
+import { type FieldIssue, unknownReference } from './errors';
 
 export type Role = 'UBO' | 'SHAREHOLDER' | 'REPRESENTATIVE';
 
@@ -51,7 +51,7 @@ export function checkParty(p: PartyInput, parent: ParentInfo | undefined, siblin
     if (p.roles.length !== 1 || p.roles[0] !== 'SHAREHOLDER') {
       issues.push({ path: 'roles', message: 'a nested party (parentId) may only be a SHAREHOLDER; UBO and REPRESENTATIVE are top level only' });
     }
-    if (!parent) issues.push({ path: 'parentId', message: 'is not an associated party of this customer' });
+    if (!parent) throw unknownReference('parentId', 'associated party of this customer');
     else if (parent.type !== 'BUSINESS' || !parent.roles.includes('SHAREHOLDER')) {
       issues.push({ path: 'parentId', message: 'must be a business shareholder' });
     }

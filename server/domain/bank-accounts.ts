@@ -1,5 +1,5 @@
 // Bank-account rules: the rail fixes the currency and the identifier's shape; each PIX key type and each IBAN/BIC is checked.
-import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { electronicIban, ibanError, isBic, normalBic } from '../../src/rules/iban';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { checkEmail, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
@@ -44,16 +44,16 @@ export function checkIdentifier(rail: AccountRail, identifier: Record<string, st
     }
     case 'SEPA': {
       expect(['iban'], ['bic']);
-      const iban = electronicFormatIBAN(identifier.iban ?? '') ?? '';
-      if (identifier.iban && !isValidIBAN(iban)) issues.push({ path: at('iban'), message: 'is not a valid IBAN (country, length or mod-97 check digits)' });
-      const bic = identifier.bic?.toUpperCase().replace(/\s/g, '');
-      if (bic && !isValidBIC(bic)) issues.push({ path: at('bic'), message: 'is not a valid BIC (8 or 11 characters)' });
+      const iban = electronicIban(identifier.iban ?? '');
+      if (identifier.iban && ibanError(iban)) issues.push({ path: at('iban'), message: 'is not a valid IBAN (country, length or mod-97 check digits)' });
+      const bic = identifier.bic ? normalBic(identifier.bic) : undefined;
+      if (bic && !isBic(bic)) issues.push({ path: at('bic'), message: 'is not a valid BIC (8 or 11 characters)' });
       return { iban, ...(bic ? { bic } : {}) };
     }
     case 'SWIFT': {
       expect(['accountNumber', 'bic', 'bankName', 'bankCountry']);
-      const bic = (identifier.bic ?? '').toUpperCase().replace(/\s/g, '');
-      if (identifier.bic && !isValidBIC(bic)) issues.push({ path: at('bic'), message: 'is not a valid BIC (8 or 11 characters)' });
+      const bic = normalBic(identifier.bic ?? '');
+      if (identifier.bic && !isBic(bic)) issues.push({ path: at('bic'), message: 'is not a valid BIC (8 or 11 characters)' });
       const accountNumber = (identifier.accountNumber ?? '').replace(/\s/g, '');
       if (identifier.accountNumber && !/^[A-Za-z0-9]{4,34}$/.test(accountNumber)) issues.push({ path: at('accountNumber'), message: 'must be 4 to 34 letters and digits' });
       const bankCountry = (identifier.bankCountry ?? '').toUpperCase();
@@ -66,4 +66,21 @@ export function checkIdentifier(rail: AccountRail, identifier: Record<string, st
 /** The payment echo an off-ramp shows: the PIX key, or the account's bank identifier. */
 export function paymentEcho(rail: AccountRail, identifier: Record<string, string>): Record<string, string> {
   return { rail, ...identifier };
+}
+
+/**
+ * A SELF account belongs to the customer: its holder is the customer, so the holder's type and tax id must be the
+ * customer's own (compared normalised). Other relationships are counterparties and may be anyone.
+ */
+export function checkSelfHolder(
+  holder: { relationship: string; type: string; taxId?: string },
+  customer: { type: string; taxId: string },
+): FieldIssue[] {
+  if (holder.relationship !== 'SELF') return [];
+  const issues: FieldIssue[] = [];
+  if (holder.type !== customer.type) issues.push({ path: 'holder.type', message: `must be ${customer.type}, the customer's own type, for a SELF account` });
+  if (holder.taxId !== undefined && normalizeTaxId(holder.taxId) !== normalizeTaxId(customer.taxId)) {
+    issues.push({ path: 'holder.taxId', message: "must be the customer's own tax id for a SELF account" });
+  }
+  return issues;
 }

@@ -1,3 +1,5 @@
+import type { FieldErrorCode } from '../../src/contract/field-codes';
+
 // The one error type the service throws on purpose: a stable code, a human detail, and the bad fields.
 export const errorCodes = [
   'VALIDATION_FAILED',
@@ -10,14 +12,17 @@ export const errorCodes = [
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_IN_PROGRESS',
   'PAYLOAD_TOO_LARGE',
+  'DOCUMENT_QUOTA_EXCEEDED',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_EXPIRED',
   'RATE_ALREADY_USED',
   'UNSUPPORTED_PAIR',
+  'TARGET_AMOUNT_NOT_GUARANTEED',
   'TRANSACTION_LIMIT_EXCEEDED',
   'INSUFFICIENT_BALANCE',
   'RATE_LIMITED',
   'UPSTREAM_UNAVAILABLE',
+  'DATABASE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 
@@ -27,6 +32,8 @@ export interface FieldIssue {
   /** Dotted path into the request: `taxId`, `address.country`, `query.size`. */
   path: string;
   message: string;
+  /** Stable machine-readable reason (src/contract/field-codes.ts): clients translate this, not `message`. */
+  code?: FieldErrorCode;
 }
 
 export class AppError extends Error {
@@ -47,6 +54,13 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `${what} not found`);
+
+/**
+ * The one rule for an id in a request body that names nothing of this partner's (or of this customer's): 404 NOT_FOUND
+ * naming the field in `errors[]`. Another partner's resource answers the same, so ids never leak across partners.
+ */
+export const unknownReference = (path: string, what: string): AppError =>
+  new AppError('NOT_FOUND', `${path}: no such ${what} for this partner`, { errors: [{ path, message: `is not a ${what} of yours` }] });
 
 export function invalid(errors: FieldIssue[]): AppError {
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');

@@ -17,6 +17,8 @@ export const accounts = {
   partnerFees: (partnerFeeId: string) => `fees:partner:${partnerFeeId}`,
   /** Money in transit between the fiat rails and the chains (on-ramp settlement, off-ramp payout). */
   clearing: (rail: string) => `clearing:${rail}`,
+  /** What left our books to an address we did not issue. */
+  external: (blockchain: string) => `external:${blockchain}`,
 };
 
 /** System accounts are sources and sinks of the outside world; customer and fee accounts hold real value. */

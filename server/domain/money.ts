@@ -1,5 +1,7 @@
 // Money: the currencies and rails, their decimals, strict parsing of decimal strings, rounding and formatting — no JS number ever holds an amount.
 import { Decimal as BaseDecimal } from 'decimal.js';
+import { type Currency, decimalsOf, type Fiat } from '../../src/contract/currencies';
+import type { FieldErrorCode } from '../../src/contract/field-codes';
 
 /**
  * The one decimal type the domain computes with. decimal.js rounds every result to `precision`
@@ -15,31 +17,8 @@ export type Decimal = BaseDecimal;
 /** What the money helpers accept: a decimal string or a Decimal — deliberately not a JS number. */
 export type DecimalValue = string | BaseDecimal;
 
-export const FIAT = ['BRL', 'USD', 'EUR'] as const;
-export const STABLECOINS = ['USDC', 'USDT'] as const;
-export const CURRENCIES = [...FIAT, ...STABLECOINS] as const;
-export type Fiat = (typeof FIAT)[number];
-export type Stablecoin = (typeof STABLECOINS)[number];
-export type Currency = Fiat | Stablecoin;
-
-export const isFiat = (c: unknown): c is Fiat => (FIAT as readonly unknown[]).includes(c);
-export const isStablecoin = (c: unknown): c is Stablecoin => (STABLECOINS as readonly unknown[]).includes(c);
-export const isCurrency = (c: unknown): c is Currency => isFiat(c) || isStablecoin(c);
-
-/** Decimal places an amount of the currency carries (the fiat's cents; the token contracts' 6 decimals). */
-export function decimalsOf(currency: Currency): number {
-  switch (currency) {
-    case 'BRL':
-    case 'USD':
-    case 'EUR':
-      return 2;
-    case 'USDC':
-    case 'USDT':
-      return 6;
-    default:
-      return unreachable(currency);
-  }
-}
+// The currencies and their decimals are the contract's (shared with the components).
+export { CURRENCIES, type Currency, decimalsOf, FIAT, type Fiat, isCurrency, isFiat, isStablecoin, STABLECOINS, type Stablecoin } from '../../src/contract/currencies';
 
 /** The smallest amount of the currency: 0.01 BRL, 0.000001 USDC. */
 export const unitOf = (currency: Currency): Decimal => new Decimal(1).dividedBy(new Decimal(10).pow(decimalsOf(currency)));
@@ -135,6 +114,16 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
 /** An amount of `currency`: strictly positive unless told otherwise, at most the currency's decimals. */
 export const parseAmount = (input: unknown, currency: Currency, opts: { allowZero?: boolean; allowNegative?: boolean } = {}): ParseResult =>
   parseDecimal(input, { decimals: decimalsOf(currency), noun: `${currency} amounts`, ...opts });
+
+/** The problem's `errors[].code` for each amount rule. */
+export const amountErrorCode: Readonly<Record<AmountErrorKey, FieldErrorCode>> = {
+  'amount.not_a_string': 'NOT_A_DECIMAL',
+  'amount.invalid_format': 'NOT_A_DECIMAL',
+  'amount.negative': 'NOT_POSITIVE',
+  'amount.zero': 'NOT_POSITIVE',
+  'amount.too_many_decimals': 'TOO_MANY_DECIMALS',
+  'amount.too_large': 'ABOVE_MAXIMUM',
+};
 
 function fail(error: AmountErrorKey, message: string): ParseResult {
   return { ok: false, error, message };

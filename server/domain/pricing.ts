@@ -1,4 +1,5 @@
 // Quote pricing: which pairs and rails are allowed, and the exact amounts, fees and rates of a quote, forward (source given) or solved (target given).
+import { solveSource as solve } from '../../src/rules/pricing';
 import { AppError, type FieldIssue, invalid } from './errors';
 import { type Direction, type FeeRule, type FeeSchedule, lockPremiumBps, TIME_LOCKS, type TimeLock } from './fee-schedule';
 import {
@@ -6,7 +7,6 @@ import {
   Decimal,
   decimalsOf,
   divideDown,
-  divideUp,
   FIAT,
   type Fiat,
   formatAmount,
@@ -27,6 +27,7 @@ import {
   type Stablecoin,
   STABLECOINS,
   unitOf,
+  amountErrorCode,
 } from './money';
 
 /*
@@ -77,9 +78,9 @@ export interface Pair {
 export function validatePair(sourceCurrency: string, targetCurrency: string, rail: string): Pair {
   const unknown: FieldIssue[] = [];
   const allCurrencies = [...FIAT, ...STABLECOINS].join(', ');
-  if (!isCurrency(sourceCurrency)) unknown.push({ path: 'sourceCurrency', message: `must be one of ${allCurrencies}` });
-  if (!isCurrency(targetCurrency)) unknown.push({ path: 'targetCurrency', message: `must be one of ${allCurrencies}` });
-  if (!isRail(rail)) unknown.push({ path: 'rail', message: `must be one of ${RAILS.join(', ')}` });
+  if (!isCurrency(sourceCurrency)) unknown.push({ path: 'sourceCurrency', message: `must be one of ${allCurrencies}`, code: 'NOT_ONE_OF' });
+  if (!isCurrency(targetCurrency)) unknown.push({ path: 'targetCurrency', message: `must be one of ${allCurrencies}`, code: 'NOT_ONE_OF' });
+  if (!isRail(rail)) unknown.push({ path: 'rail', message: `must be one of ${RAILS.join(', ')}`, code: 'NOT_ONE_OF' });
   if (unknown.length || !isCurrency(sourceCurrency) || !isCurrency(targetCurrency) || !isRail(rail)) throw invalid(unknown);
 
   let fiat: Fiat;
@@ -97,6 +98,12 @@ export function validatePair(sourceCurrency: string, targetCurrency: string, rai
     throw unsupported(`${rail} carries ${railFiat(rail)} only; ${fiat} moves over ${railsFor(fiat).join(', ')}`, 'rail');
   }
   return { direction, sourceCurrency, targetCurrency, rail, fiat, stablecoin };
+}
+
+/** The rail a quote uses when none is given: the usual rail of its fiat side (BRL PIX, EUR SEPA, USD SWIFT). */
+export function defaultRail(sourceCurrency: string, targetCurrency: string): Rail | undefined {
+  const fiat = isFiat(sourceCurrency) ? sourceCurrency : isFiat(targetCurrency) ? targetCurrency : undefined;
+  return fiat ? railsFor(fiat)[0] : undefined;
 }
 
 const unsupported = (message: string, path: string): AppError => new AppError('UNSUPPORTED_PAIR', message, { errors: [{ path, message }] });
@@ -145,7 +152,7 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
   const { direction, sourceCurrency, targetCurrency, rail } = pair;
 
   const timeLock = input.timeLock ?? '30s';
-  if (!(TIME_LOCKS as readonly string[]).includes(timeLock)) throw invalid([{ path: 'timeLock', message: `must be one of ${TIME_LOCKS.join(', ')}` }]);
+  if (!(TIME_LOCKS as readonly string[]).includes(timeLock)) throw invalid([{ path: 'timeLock', message: `must be one of ${TIME_LOCKS.join(', ')}`, code: 'NOT_ONE_OF' }]);
   const lock = timeLock as TimeLock;
 
   const rate = roundRateDown(input.rate);
@@ -167,8 +174,9 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
 
   const hasSource = input.sourceAmount !== undefined && input.sourceAmount !== null;
   const hasTarget = input.targetAmount !== undefined && input.targetAmount !== null;
-  if (hasSource && hasTarget) throw invalid([{ path: 'targetAmount', message: 'give either sourceAmount or targetAmount, not both' }]);
-  if (!hasSource && !hasTarget) throw invalid([{ path: 'sourceAmount', message: 'required (or give targetAmount instead)' }]);
+  if (!hasSource && !hasTarget) throw invalid([{ path: 'sourceAmount', message: 'required (or give targetAmount instead)', code: 'REQUIRED' }]);
+  // Both given: the source prices the quote and the target is the least final amount accepted (checked after pricing).
+  const minimumTarget = hasSource && hasTarget ? amountOrThrow(input.targetAmount, targetCurrency, 'targetAmount') : undefined;
 
   let priced: Priced;
   if (hasSource) {
@@ -180,14 +188,19 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
         ? `amount too small to cover fees: the smallest ${sourceCurrency} amount that delivers any ${targetCurrency} is ${formatAmount(minimum, sourceCurrency)}`
         : 'amount too small to cover fees';
       throw new AppError('VALIDATION_FAILED', `sourceAmount: ${message}`, {
-        errors: [{ path: 'sourceAmount', message }],
+        errors: [{ path: 'sourceAmount', message, code: 'BELOW_MINIMUM' }],
         ...(minimum ? { extra: { minimumSourceAmount: formatAmount(minimum, sourceCurrency) } } : {}),
       });
+    }
+    if (minimumTarget && priced.final.lt(minimumTarget)) {
+      const guaranteed = formatAmount(priced.final, targetCurrency);
+      const message = `${formatAmount(minimumTarget, targetCurrency)} ${targetCurrency} cannot be guaranteed for this sourceAmount; the amount that can be guaranteed is ${guaranteed}`;
+      throw new AppError('TARGET_AMOUNT_NOT_GUARANTEED', `targetAmount: ${message}`, { errors: [{ path: 'targetAmount', message }], extra: { guaranteedTargetAmount: guaranteed } });
     }
   } else {
     const target = amountOrThrow(input.targetAmount, targetCurrency, 'targetAmount');
     const source = solveSource(terms, target);
-    if (!source) throw invalid([{ path: 'targetAmount', message: 'amount too small to cover fees: the fees take the whole amount at any size' }]);
+    if (!source) throw invalid([{ path: 'targetAmount', message: 'amount too small to cover fees: the fees take the whole amount at any size', code: 'BELOW_MINIMUM' }]);
     priced = forward(terms, source);
     // Deliver exactly the target: the rounding dust of a whole-unit source goes to the service fee (see the header).
     const dust = priced.final.minus(target);
@@ -249,14 +262,23 @@ function forward(t: Terms, source: Decimal): Priced {
 
 /**
  * The smallest source (on the source currency's grid) whose forward final amount is at least `target`, or
- * null if the fees' rates add up to 100 % or more (then no source is enough). Exact: see the header.
+ * null if the fees' rates add up to 100 % or more (then no source is enough). Exact: see the header. The rule
+ * is src/rules/pricing.ts, shared with the quote panel's "you pay" estimate.
  */
 function solveSource(t: Terms, target: Decimal): Decimal | null {
-  const q = t.serviceRate.plus(t.partnerRate).dividedBy(BPS);
-  const keep = new Decimal(1).minus(q);
-  if (!keep.gt(0)) return null;
-  const minBase = divideUp(target.plus(t.serviceFlat).plus(t.partnerFlat), keep, decimalsOf(t.targetCurrency));
-  return divideUp(minBase, t.rate, decimalsOf(t.sourceCurrency));
+  const solved = solve(
+    {
+      rate: t.rate.toFixed(),
+      serviceRate: t.serviceRate.toFixed(),
+      partnerRate: t.partnerRate.toFixed(),
+      serviceFlat: t.serviceFlat.toFixed(),
+      partnerFlat: t.partnerFlat.toFixed(),
+      sourceDecimals: decimalsOf(t.sourceCurrency),
+      targetDecimals: decimalsOf(t.targetCurrency),
+    },
+    target.toFixed(),
+  );
+  return solved === undefined ? null : new Decimal(solved);
 }
 
 function fee(rate: Decimal, flat: Decimal, total: Decimal, currency: Currency): Fee {
@@ -265,7 +287,7 @@ function fee(rate: Decimal, flat: Decimal, total: Decimal, currency: Currency): 
 
 function amountOrThrow(value: unknown, currency: Currency, path: string): Decimal {
   const parsed = parseAmount(value, currency);
-  if (!parsed.ok) throw invalid([{ path, message: parsed.message }]);
+  if (!parsed.ok) throw invalid([{ path, message: parsed.message, code: amountErrorCode[parsed.error] }]);
   return parsed.value;
 }
 

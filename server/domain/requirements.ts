@@ -9,12 +9,19 @@ export interface Requirement {
 }
 
 export const IDENTITY_DOCUMENT_TYPES = ['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE'] as const;
+/**
+ * The identity requirement is named by a real document type (the spec: a requirement's `name` is a document type, so a
+ * partner can upload `type=<name>`), and `acceptedTypes` lists every type that satisfies it.
+ */
+export const IDENTITY_REQUIREMENT = 'ID_CARD';
+/** Documents with two sides: each needs a FRONT_SIDE and a BACK_SIDE upload before it counts as sent. */
+export const TWO_SIDED_TYPES: readonly string[] = ['ID_CARD', 'DRIVERS_LICENSE'];
 
 export interface RequirementInputs {
   type: CustomerRow['type'];
   verificationStatus: CustomerRow['verificationStatus'];
   hasAdditionalInformation: boolean;
-  /** Document types sent so far (with their review status, once reviewed). */
+  /** Document types sent so far (with their review status, once reviewed); a two-sided type only once both sides are in. */
   documents: { type: string; status: RequirementStatus }[];
   associatedParties: number;
   livenessDone: boolean;
@@ -33,7 +40,7 @@ export function deriveRequirements(c: RequirementInputs): Requirement[] {
   if (c.type === 'INDIVIDUAL') {
     return [
       info,
-      { name: 'IDENTITY_DOCUMENT', status: docStatus(IDENTITY_DOCUMENT_TYPES), acceptedTypes: [...IDENTITY_DOCUMENT_TYPES] },
+      { name: IDENTITY_REQUIREMENT, status: docStatus(IDENTITY_DOCUMENT_TYPES), acceptedTypes: [...IDENTITY_DOCUMENT_TYPES] },
       { name: 'BANK_STATEMENT', status: docStatus(['BANK_STATEMENT']) },
       { name: 'LIVENESS', status: sent(c.livenessDone) },
     ];

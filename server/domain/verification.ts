@@ -1,6 +1,6 @@
 // The verification state machine of the spec, and what each customer type must send before review can start.
 import { AppError } from './errors';
-import { IDENTITY_DOCUMENT_TYPES } from './requirements';
+import { IDENTITY_DOCUMENT_TYPES, IDENTITY_REQUIREMENT } from './requirements';
 
 export type VerificationStatus = 'NOT_STARTED' | 'UNDER_VERIFICATION' | 'APPROVED' | 'TEMPORARY_REJECTION' | 'FINAL_REJECTION';
 
@@ -11,6 +11,11 @@ const transitions: Record<VerificationStatus, VerificationStatus[]> = {
   APPROVED: [],
   FINAL_REJECTION: [],
 };
+
+/** A final decision: nothing about the customer changes any more, and the hosted page shows only this outcome. */
+export function isDecided(status: VerificationStatus): boolean {
+  return status === 'APPROVED' || status === 'FINAL_REJECTION';
+}
 
 export function canMove(from: VerificationStatus, to: VerificationStatus): boolean {
   return transitions[from].includes(to);
@@ -38,7 +43,7 @@ export function assertAdditionalInformationAllowed(status: VerificationStatus): 
 
 export interface KycState {
   hasAdditionalInformation: boolean;
-  /** Types of the customer's own documents (not its parties'), excluding rejected ones. */
+  /** Types of the customer's own documents (not its parties'), excluding rejected ones; a two-sided type only with both sides in. */
   documentTypes: string[];
   livenessDone: boolean;
 }
@@ -52,7 +57,7 @@ export interface PartyState {
 export function missingForIndividual(s: KycState, opts: { includeLiveness: boolean }): string[] {
   const missing: string[] = [];
   if (!s.hasAdditionalInformation) missing.push('ADDITIONAL_INFORMATION');
-  if (!s.documentTypes.some((t) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(t))) missing.push('IDENTITY_DOCUMENT');
+  if (!s.documentTypes.some((t) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(t))) missing.push(IDENTITY_REQUIREMENT);
   if (!s.documentTypes.includes('BANK_STATEMENT')) missing.push('BANK_STATEMENT');
   if (opts.includeLiveness && !s.livenessDone) missing.push('LIVENESS');
   return missing;
@@ -64,7 +69,7 @@ export const BUSINESS_PARTY_DOCUMENTS = ['INCORPORATION_ARTICLES', 'DIRECTORS_RE
 /** What a party must send: an identity document (individual) or its formation documents (business). */
 export function missingForParty(p: PartyState): string[] {
   if (p.type === 'INDIVIDUAL') {
-    return p.documentTypes.some((t) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(t)) ? [] : ['IDENTITY_DOCUMENT'];
+    return p.documentTypes.some((t) => (IDENTITY_DOCUMENT_TYPES as readonly string[]).includes(t)) ? [] : [IDENTITY_REQUIREMENT];
   }
   return BUSINESS_PARTY_DOCUMENTS.filter((t) => !p.documentTypes.includes(t));
 }

@@ -7,9 +7,9 @@ import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { unreachable } from './money';
 
-export const BLOCKCHAINS = ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'] as const;
-export type Blockchain = (typeof BLOCKCHAINS)[number];
-export const isBlockchain = (b: unknown): b is Blockchain => (BLOCKCHAINS as readonly unknown[]).includes(b);
+import { BLOCKCHAINS, type Blockchain } from '../../src/contract/blockchains';
+
+export { BLOCKCHAINS, type Blockchain, isBlockchain } from '../../src/contract/blockchains';
 
 /** Address formats: the three EVM chains share one (and one key per customer); TRON has its own. */
 export type AddressFamily = 'EVM' | 'TRON';
@@ -201,6 +201,14 @@ export function isValidAddress(blockchain: Blockchain, address: unknown): boolea
     default:
       return unreachable(family);
   }
+}
+
+/**
+ * The form an address is stored in (wallets keep EVM addresses EIP-55 checksummed): a valid all-lower or all-upper EVM
+ * address is the same account as its checksummed form, so lookups of "is this one of ours" compare this.
+ */
+export function canonicalAddress(blockchain: Blockchain, address: string): string {
+  return familyOf(blockchain) === 'EVM' ? toChecksumAddress(address) : address;
 }
 
 /** Why an address was refused, for a problem detail's `errors[].message`. */

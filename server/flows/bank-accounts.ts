@@ -1,10 +1,10 @@
 // Bank accounts as they move: creation with the holder under verification, and the (sandbox) holder review that approves or rejects it.
 import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
-import { checkBirthDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
 import { normalizeTaxId } from '../../src/contract/tax-id';
-import { type AccountRail, checkIdentifier, currencyOfRail } from '../domain/bank-accounts';
-import { type FieldIssue, invalid } from '../domain/errors';
+import { type AccountRail, checkIdentifier, checkSelfHolder, currencyOfRail } from '../domain/bank-accounts';
+import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
 import type { Deps } from '../http/deps';
 import { newId } from '../ids';
@@ -43,17 +43,28 @@ export async function createBankAccount(db: Db, deps: BankDeps, partnerId: strin
   if (h.type === 'INDIVIDUAL' && !h.name) issues.push({ path: 'holder.name', message: 'is required for an individual holder' });
   if (h.type === 'BUSINESS' && !h.legalName) issues.push({ path: 'holder.legalName', message: 'is required for a business holder' });
   if (!isAlpha3Country(h.address.country)) issues.push({ path: 'holder.address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
-  const taxIssue = checkTaxId(h.taxId, h.type, isAlpha3Country(h.address.country) ? h.address.country : undefined);
-  if (taxIssue) issues.push({ path: 'holder.taxId', message: fieldErrorMessages[taxIssue] });
+  // A counterparty's tax id is judged by the country of the holder's address. A SELF holder's tax id is the customer's
+  // own, already judged by the customer's country when the customer was created (a German living in São Paulo keeps
+  // their German id): it is compared with the customer's below instead.
+  if (h.relationship !== 'SELF') {
+    const taxIssue = checkTaxId(h.taxId, h.type, isAlpha3Country(h.address.country) ? h.address.country : undefined);
+    if (taxIssue) issues.push({ path: 'holder.taxId', message: fieldErrorMessages[taxIssue] });
+  }
   if (h.birthDate) {
     const e = checkBirthDate(h.birthDate, now);
     if (e) issues.push({ path: 'holder.birthDate', message: fieldErrorMessages[e] });
   }
+  if (h.incorporationDate) {
+    const e = checkPastDate(h.incorporationDate, now);
+    if (e) issues.push({ path: 'holder.incorporationDate', message: fieldErrorMessages[e] });
+  }
   if (issues.length) throw invalid(issues);
   return db.transaction(async (tx) => {
     const customer = await lockCustomer(tx, partnerId, body.customerId);
-    if (!customer) throw invalid([{ path: 'customerId', message: 'is not a customer of yours' }]);
+    if (!customer) throw unknownReference('customerId', 'customer');
     assertWritable(customer.verificationStatus);
+    const selfIssues = checkSelfHolder(h, customer);
+    if (selfIssues.length) throw invalid(selfIssues);
     const row = await insertBankAccount(tx, {
       id: newId(),
       partnerId,

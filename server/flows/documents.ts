@@ -1,145 +1,69 @@
-// Document upload: multipart streamed to the file store (never buffered), type recognised by its bytes, 50 MB enforced while streaming.
-import { PassThrough, Readable } from 'node:stream';
-import busboy from 'busboy';
-import { fileTypeFromBuffer } from 'file-type';
+// Documents: the upload rules (fields, order, per-customer quota) and recording a staged file as a document in one transaction.
 import { z } from 'zod';
 import { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, IDENTITY_TYPES, MAX_DOCUMENT_BYTES } from '../../src/contract/kyc';
 import { isAlpha3Country } from '../../src/contract/countries';
-import { AppError, type FieldIssue, invalid } from '../domain/errors';
+import { Text } from '../../src/contract/common';
+import { AppError, type FieldIssue, invalid, unknownReference } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
 import { newId } from '../ids';
 import type { Db } from '../store/db';
-import type { FileStore, StoredFile } from '../store/file-store';
+import type { Config } from '../config';
+import type { FileStore, StagedFile } from '../store/file-store';
 import { listParties } from '../store/queries/associated-parties';
 import { type CustomerRow, lockCustomer, updateCustomer } from '../store/queries/customers';
-import { type DocumentRow, insertDocument } from '../store/queries/documents';
+import { type DocumentRow, documentUsage, insertDocument, isFileReferenced, lockFileHash } from '../store/queries/documents';
 import { type FlowDeps, resumeIfCorrected, startVerification } from './verification';
-
-/** Room for the multipart framing and the small fields around a file of the maximum size. */
-const MULTIPART_OVERHEAD = 64 * 1024;
-const SNIFF_BYTES = 4100;
 
 const Fields = z.object({
   type: z.enum(DOCUMENT_TYPES, { error: `must be one of ${DOCUMENT_TYPES.filter((t) => t !== 'SELFIE').join(', ')}` }),
   side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).optional(),
-  country: z.string().optional(),
+  country: Text({ max: 100, trim: false }).optional(),
   associatedPartyId: z.uuid().optional(),
 });
 
-interface Received {
+type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+
+/** An upload as the multipart reader hands it over: the fields, and the file staged (not yet published) in the store. */
+export interface Received {
   fields: Record<string, string>;
-  file?: StoredFile & { fileName: string; contentType: (typeof DOCUMENT_CONTENT_TYPES)[number] };
+  file?: StagedFile & { fileName: string; contentType: DocumentContentType };
 }
 
-class TooLarge extends Error {}
-class NotAllowedType extends Error {}
+/** What the upload routes pass to the multipart reader: 50 MB (exactly 50 MiB is accepted), JPG, PNG or PDF by their bytes. */
+export const documentUpload = {
+  maxFileBytes: MAX_DOCUMENT_BYTES,
+  contentTypes: DOCUMENT_CONTENT_TYPES,
+  wrongType: { detail: 'The file is not a JPG, PNG or PDF (recognised by its content, not its name).', message: 'must be a JPG, PNG or PDF' },
+};
 
-/** Reads the multipart body; the file goes straight to `files`. Throws 413 / 415 / 400 problems. */
-export async function receiveMultipart(req: Request, files: FileStore): Promise<Received> {
-  const type = req.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data;\s*boundary=/i.test(type)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Upload documents as multipart/form-data with the fields file, type, side, country and associatedPartyId.');
-  }
-  const length = Number(req.headers.get('content-length') ?? '0');
-  if (length > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
-  if (!req.body) throw invalid([{ path: 'file', message: 'is required' }]);
+export const selfieUpload = {
+  maxFileBytes: MAX_DOCUMENT_BYTES,
+  contentTypes: ['image/jpeg', 'image/png'] as const,
+  wrongType: { detail: 'The selfie must be a JPG or PNG photo.', message: 'must be a JPG or PNG photo' },
+};
 
-  const parser = busboy({ headers: { 'content-type': type }, limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
-  const fields: Record<string, string> = {};
-  let stored: Promise<Received['file']> | undefined;
-
-  parser.on('field', (name, value) => {
-    fields[name] = value;
-  });
-  parser.on('file', (name, stream, info) => {
-    if (name !== 'file' || stored) {
-      stream.resume();
-      return;
-    }
-    stored = storeFile(stream, info.filename, files);
-    stored.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-  });
-
-  const done = new Promise<void>((resolve, reject) => {
-    parser.on('close', resolve);
-    parser.on('error', (err) => reject(invalid([{ path: '(body)', message: `is not valid multipart/form-data (${(err as Error).message})` }])));
-  });
-  Readable.fromWeb(req.body as import('node:stream/web').ReadableStream).pipe(parser);
-  try {
-    await done;
-  } finally {
-    // Even when the framing broke, wait for the file so that a failed write cleans up before we answer.
-    await stored?.catch(() => undefined);
-  }
-  return { fields, file: await stored };
+export interface DocumentDeps extends FlowDeps {
+  files: FileStore;
 }
 
-const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `Documents are at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`);
-
-async function storeFile(stream: Readable, fileName: string | undefined, files: FileStore): Promise<NonNullable<Received['file']>> {
-  // Sniff the first bytes, then stream everything (sniffed bytes first) into the store.
-  const head: Buffer[] = [];
-  let headLength = 0;
-  const body = new PassThrough();
-  let contentType: string | undefined;
-  let failure: Error | undefined;
-
-  const sniffed = new Promise<void>((resolve) => {
-    const onData = async (chunk: Buffer) => {
-      head.push(chunk);
-      headLength += chunk.length;
-      if (headLength < SNIFF_BYTES) return;
-      stream.pause();
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      await decide();
-      resolve();
-    };
-    const onEnd = async () => {
-      stream.off('data', onData);
-      await decide();
-      resolve();
-    };
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-  });
-
-  async function decide() {
-    const detected = await fileTypeFromBuffer(Buffer.concat(head));
-    contentType = detected?.mime;
-    if (!contentType || !(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(contentType)) {
-      failure = new NotAllowedType();
-      stream.resume();
-      body.end();
-      return;
-    }
-    body.write(Buffer.concat(head));
-    if (stream.readableEnded) body.end();
-    else stream.pipe(body);
+/** The per-customer quota; `adding` is the file about to be recorded (none before the body is read). */
+async function assertQuota(tx: Db, config: Config, c: CustomerRow, adding?: { size: number }) {
+  const used = await documentUsage(tx, c.partnerId, c.id);
+  const limit = { documents: config.RAMP_MAX_DOCUMENTS_PER_CUSTOMER, bytes: config.RAMP_MAX_DOCUMENT_BYTES_PER_CUSTOMER };
+  const full = adding ? used.documents + 1 > limit.documents || used.bytes + adding.size > limit.bytes : used.documents >= limit.documents || used.bytes >= limit.bytes;
+  if (full) {
+    throw new AppError(
+      'DOCUMENT_QUOTA_EXCEEDED',
+      `This customer has ${used.documents} documents of ${used.bytes} bytes; a customer keeps at most ${limit.documents} documents and ${limit.bytes} bytes.`,
+      { extra: { limit, used } },
+    );
   }
+}
 
-  stream.on('limit', () => {
-    failure = new TooLarge();
-    // Unpipe first: a destroyed destination would otherwise leave the source paused and the upload stalled.
-    stream.unpipe(body);
-    body.destroy(failure);
-    stream.resume();
-  });
-
-  await sniffed;
-  if (failure instanceof NotAllowedType) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file is not a JPG, PNG or PDF (recognised by its content, not its name).', {
-      errors: [{ path: 'file', message: 'must be a JPG, PNG or PDF' }],
-    });
-  }
-  try {
-    const saved = await files.put(body);
-    if (failure) throw failure;
-    return { ...saved, fileName: (fileName || 'document').slice(0, 255), contentType: contentType as (typeof DOCUMENT_CONTENT_TYPES)[number] };
-  } catch (err) {
-    if (err instanceof TooLarge || failure instanceof TooLarge) throw tooLarge();
-    throw err;
-  }
+/** Before reading a byte of the body: the customer can take a document and has room left in its quota. */
+export async function assertCanReceive(db: Db, config: Config, c: CustomerRow | undefined, opts: { selfie?: boolean } = {}): Promise<void> {
+  assertCanUpload(c, opts);
+  await assertQuota(db, config, c);
 }
 
 /** Checks the upload's fields against the customer: type, side, country, party. */
@@ -151,12 +75,13 @@ export async function checkFields(tx: Db, c: CustomerRow, fields: Record<string,
   if (f.type === 'SELFIE' && !opts.allowSelfie) issues.push({ path: 'type', message: 'SELFIE is taken on the hosted verification page (verification.link)' });
   const needsSide = f.type === 'ID_CARD' || f.type === 'DRIVERS_LICENSE';
   if (needsSide && !f.side) issues.push({ path: 'side', message: `is required for ${f.type}: upload FRONT_SIDE and BACK_SIDE separately` });
-  if (!needsSide && f.side) issues.push({ path: 'side', message: 'applies only to ID_CARD and DRIVERS_LICENSE' });
+  // The spec sends `side` on every upload form; it means something only for two-sided documents and is ignored elsewhere (a PASSPORT has one page).
+  if (!needsSide) delete f.side;
   if (f.country !== undefined && !isAlpha3Country(f.country.toUpperCase())) issues.push({ path: 'country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
   if (f.associatedPartyId) {
     const parties = await listParties(tx, c.partnerId, c.id);
     const party = parties.find((p) => p.id === f.associatedPartyId);
-    if (!party) issues.push({ path: 'associatedPartyId', message: 'is not an associated party of this customer' });
+    if (!party) throw unknownReference('associatedPartyId', 'associated party of this customer');
     else if (party.type === 'INDIVIDUAL' && !(IDENTITY_TYPES as readonly string[]).includes(f.type) && f.type !== 'OTHER') {
       issues.push({ path: 'type', message: 'an individual party sends an identity document (ID_CARD, PASSPORT or DRIVERS_LICENSE)' });
     }
@@ -177,10 +102,15 @@ export function assertCanUpload(c: CustomerRow | undefined, opts: { selfie?: boo
   }
 }
 
-/** Records an uploaded file as a document in one transaction, and lets verification start or resume when this completes it. */
+/**
+ * Records an uploaded file as a document in one transaction, and lets verification start or resume when this completes it.
+ * The staged file is published (moved to its content address) as the transaction's last step, under the file hash's lock, so a
+ * document row never commits without its file; when the transaction fails after publishing, the file goes unless another
+ * document names the same bytes. The caller removes the staged file afterwards in every case (`withUpload`).
+ */
 export async function recordDocument(
   db: Db,
-  deps: FlowDeps,
+  deps: DocumentDeps,
   partnerId: string,
   customerId: string,
   received: Received,
@@ -188,30 +118,50 @@ export async function recordDocument(
 ): Promise<DocumentRow> {
   if (!received.file) throw invalid([{ path: 'file', message: 'is required' }]);
   const file = received.file;
-  return db.transaction(async (tx) => {
-    const c = await lockCustomer(tx, partnerId, customerId);
-    assertCanUpload(c, { selfie: received.fields.type === 'SELFIE' });
-    const f = await checkFields(tx, c, received.fields, opts);
-    const now = deps.clock.now();
-    const doc = await insertDocument(tx, {
-      id: newId(),
-      partnerId,
-      customerId,
-      associatedPartyId: f.associatedPartyId ?? null,
-      type: f.type,
-      side: f.side ?? null,
-      country: f.country?.toUpperCase() ?? null,
-      fileName: file.fileName,
-      contentType: file.contentType,
-      size: file.size,
-      sha256: file.sha256,
-      createdAt: now,
-      updatedAt: now,
+  let published = false;
+  try {
+    return await db.transaction(async (tx) => {
+      const c = await lockCustomer(tx, partnerId, customerId);
+      assertCanUpload(c, { selfie: received.fields.type === 'SELFIE' });
+      const f = await checkFields(tx, c, received.fields, opts);
+      await assertQuota(tx, deps.config, c, file);
+      const now = deps.clock.now();
+      const doc = await insertDocument(tx, {
+        id: newId(),
+        partnerId,
+        customerId,
+        associatedPartyId: f.associatedPartyId ?? null,
+        type: f.type,
+        side: f.side ?? null,
+        country: f.country?.toUpperCase() ?? null,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: file.size,
+        sha256: file.sha256,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const touched = await updateCustomer(tx, partnerId, customerId, { updatedAt: now });
+      if (touched.verificationStatus === 'TEMPORARY_REJECTION') await resumeIfCorrected(tx, deps, touched);
+      else if (touched.type === 'INDIVIDUAL' && touched.livenessCompletedAt) await startVerification(tx, deps, touched, { explicit: false });
+      await lockFileHash(tx, file.sha256);
+      published = true; // from here the file may be in place: if the transaction fails, it goes unless another document names it
+      await deps.files.publish(file);
+      return doc;
     });
-    const touched = await updateCustomer(tx, partnerId, customerId, { updatedAt: now });
-    if (touched.verificationStatus === 'TEMPORARY_REJECTION') await resumeIfCorrected(tx, deps, touched);
-    else if (touched.type === 'INDIVIDUAL' && touched.livenessCompletedAt) await startVerification(tx, deps, touched, { explicit: false });
-    return doc;
+  } catch (err) {
+    if (published) await removeIfUnreferenced(db, deps.files, file.sha256).catch(() => undefined); // else the orphan sweep takes it
+    throw err;
+  }
+}
+
+/** Removes a published file that no document names, under the hash's lock (so an upload of the same bytes cannot interleave). */
+export async function removeIfUnreferenced(db: Db, files: FileStore, sha256: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockFileHash(tx, sha256);
+    if (await isFileReferenced(tx, sha256)) return false;
+    await files.remove({ kind: 'file', key: sha256 });
+    return true;
   });
 }
 

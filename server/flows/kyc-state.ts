@@ -1,6 +1,6 @@
 // Loads what a customer's requirements and verification depend on (documents, parties, liveness) in two queries, for one or many customers.
 import { and, eq, inArray } from 'drizzle-orm';
-import type { RequirementStatus } from '../domain/requirements';
+import { type RequirementStatus, TWO_SIDED_TYPES } from '../domain/requirements';
 import type { KycState, PartyState } from '../domain/verification';
 import type { Db } from '../store/db';
 import type { CustomerRow } from '../store/queries/customers';
@@ -13,28 +13,40 @@ export interface KycSnapshot {
   documents: { type: string; status: RequirementStatus }[];
 }
 
+export type KycDocRow = { customerId: string; partyId: string | null; type: string; side: string | null; status: (typeof documents.$inferSelect)['status']; id: string };
+export type KycPartyRow = { customerId: string; id: string; type: (typeof associatedParties.$inferSelect)['type'] };
+
 export async function loadKycSnapshots(db: Db, partnerId: string, rows: CustomerRow[]): Promise<Map<string, KycSnapshot>> {
   const ids = rows.map((r) => r.id);
   const out = new Map<string, KycSnapshot>();
   if (ids.length === 0) return out;
-  const [docs, parties] = await Promise.all([
-    db
-      .select({ customerId: documents.customerId, partyId: documents.associatedPartyId, type: documents.type, status: documents.status, id: documents.id })
-      .from(documents)
-      .where(and(eq(documents.partnerId, partnerId), inArray(documents.customerId, ids))),
-    db
-      .select({ customerId: associatedParties.customerId, id: associatedParties.id, type: associatedParties.type })
-      .from(associatedParties)
-      .where(and(eq(associatedParties.partnerId, partnerId), inArray(associatedParties.customerId, ids))),
-  ]);
+  // Sequential: `db` may be a transaction's single connection.
+  const docs = await db
+    .select({ customerId: documents.customerId, partyId: documents.associatedPartyId, type: documents.type, side: documents.side, status: documents.status, id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.partnerId, partnerId), inArray(documents.customerId, ids)));
+  const parties = await db
+    .select({ customerId: associatedParties.customerId, id: associatedParties.id, type: associatedParties.type })
+    .from(associatedParties)
+    .where(and(eq(associatedParties.partnerId, partnerId), inArray(associatedParties.customerId, ids)));
+  return buildKycSnapshots(rows, docs, parties);
+}
+
+/** The snapshots from rows already read (one statement may have fetched them with the customer's other parts). */
+export function buildKycSnapshots(
+  rows: CustomerRow[],
+  docs: KycDocRow[],
+  parties: KycPartyRow[],
+): Map<string, KycSnapshot> {
+  const out = new Map<string, KycSnapshot>();
   for (const row of rows) {
-    // Latest upload of each (type, party) decides: a corrected re-upload supersedes the rejected one.
+    // Latest upload of each (party, type, side) decides: a corrected re-upload supersedes the rejected one.
     const latest = new Map<string, (typeof docs)[number]>();
     for (const d of docs.filter((x) => x.customerId === row.id).sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (d.type === 'SELFIE') continue;
-      latest.set(`${d.partyId ?? ''}:${d.type}`, d);
+      latest.set(`${d.partyId ?? ''}:${d.type}:${TWO_SIDED_TYPES.includes(d.type) ? (d.side ?? '') : ''}`, d);
     }
-    const own = [...latest.values()].filter((d) => !d.partyId);
+    const own = combineSides([...latest.values()].filter((d) => !d.partyId));
     const usable = (d: { status: string }) => d.status !== 'REJECTED';
     out.set(row.id, {
       kyc: {
@@ -47,10 +59,29 @@ export async function loadKycSnapshots(db: Db, partnerId: string, rows: Customer
         .map((p) => ({
           id: p.id,
           type: p.type,
-          documentTypes: [...latest.values()].filter((d) => d.partyId === p.id && usable(d)).map((d) => d.type),
+          documentTypes: combineSides([...latest.values()].filter((d) => d.partyId === p.id))
+            .filter(usable)
+            .map((d) => d.type),
         })),
       documents: own.map((d) => ({ type: d.type, status: d.status === 'SENT' ? 'SENT' : d.status })),
     });
+  }
+  return out;
+}
+
+/**
+ * One entry per document type: a two-sided type (ID card, driver's licence) appears only once both sides are in — or as
+ * REJECTED when a side was rejected (so the correction is asked for) — with APPROVED only when both sides are.
+ */
+function combineSides<D extends { type: string; side: string | null; status: string }>(docs: D[]): { type: string; status: RequirementStatus }[] {
+  const out: { type: string; status: RequirementStatus }[] = [];
+  const byType = new Map<string, D[]>();
+  for (const d of docs) byType.set(d.type, [...(byType.get(d.type) ?? []), d]);
+  for (const [type, list] of byType) {
+    const statuses = list.map((d) => d.status as RequirementStatus);
+    if (statuses.includes('REJECTED')) out.push({ type, status: 'REJECTED' });
+    else if (TWO_SIDED_TYPES.includes(type) && !(['FRONT_SIDE', 'BACK_SIDE'] as const).every((side) => list.some((d) => d.side === side))) continue;
+    else out.push({ type, status: statuses.every((st) => st === 'APPROVED') ? 'APPROVED' : 'SENT' });
   }
   return out;
 }

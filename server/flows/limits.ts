@@ -10,8 +10,12 @@ import { type CustomerRow, lockCustomer } from '../store/queries/customers';
 import { getOverride, insertReservation, usedSince } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
+  return limitSetWith(row, await getOverride(db, row.partnerId, row.id));
+}
+
+/** The customer's limits: its type's defaults, each replaced by the partner's override where one is set. */
+export function limitSetWith(row: Pick<CustomerRow, 'type'>, o: { single: string | null; daily: string | null; monthly: string | null } | undefined): LimitSet {
   const base = defaultLimits[row.type];
-  const o = await getOverride(db, row.partnerId, row.id);
   return { single: o?.single ?? base.single, daily: o?.daily ?? base.daily, monthly: o?.monthly ?? base.monthly };
 }
 
@@ -38,8 +42,14 @@ export function toUsd(usd: UsdRates, currency: Currency, amount: string): string
  * is locked first, so two concurrent transactions that each fit alone are counted one after the other: the second sees the
  * first's reservation and is refused if together they break a limit.
  */
-export async function reserveLimit(tx: Db, deps: { clock: Clock }, c: { partnerId: string; customerId: string }, amountUsd: string, reference: string): Promise<void> {
-  const row = await lockCustomer(tx, c.partnerId, c.customerId);
+export async function reserveLimit(
+  tx: Db,
+  deps: { clock: Clock },
+  c: { partnerId: string; customerId: string; /** The customer row, when the caller already locked it in `tx` (no second lock). */ locked?: CustomerRow },
+  amountUsd: string,
+  reference: string,
+): Promise<void> {
+  const row = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : await lockCustomer(tx, c.partnerId, c.customerId);
   if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
   const now = deps.clock.now();
   const limits = await limitSetOf(tx, row);

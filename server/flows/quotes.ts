@@ -1,7 +1,7 @@
 // Pricing a quote for a customer: the rate of the moment, the fee schedule, the partner fee. Used by /exchange-rates and by transactions without a locked quote.
 import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
-import { invalid } from '../domain/errors';
-import { priceQuote, validatePair } from '../domain/pricing';
+import { unknownReference } from '../domain/errors';
+import { defaultRail, priceQuote, validatePair } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { getPartnerFee } from '../store/queries/partner-fees';
 import type { Deps } from '../http/deps';
@@ -13,18 +13,20 @@ export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config'>;
  * transaction pass `rate` (read before it opened) so the rate source is not called while rows are locked.
  */
 export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: QuoteRequest, rate?: string): Promise<Quote> {
-  const pair = validatePair(req.sourceCurrency, req.targetCurrency, req.rail);
+  // Without a rail (a LOCKED request may omit it) the fiat side's usual rail; a pair with no fiat side is refused by validatePair.
+  const rail = req.rail ?? defaultRail(req.sourceCurrency, req.targetCurrency) ?? 'PIX';
+  const pair = validatePair(req.sourceCurrency, req.targetCurrency, rail);
   let partnerFee = null;
   if (req.partnerFeeId) {
     const fee = await getPartnerFee(db, partnerId, req.partnerFeeId);
-    if (!fee) throw invalid([{ path: 'partnerFeeId', message: 'is not a partner fee of yours' }]);
+    if (!fee) throw unknownReference('partnerFeeId', 'partner fee');
     partnerFee = fee.fees[pair.direction];
   }
   const now = deps.clock.now();
   const priced = priceQuote({
     sourceCurrency: req.sourceCurrency,
     targetCurrency: req.targetCurrency,
-    rail: req.rail,
+    rail,
     sourceAmount: req.sourceAmount,
     targetAmount: req.targetAmount,
     timeLock: req.timeLock,
@@ -34,8 +36,8 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
   });
   return {
     type: req.type,
-    customerId: req.customerId,
-    rail: req.rail,
+    ...(req.customerId ? { customerId: req.customerId } : {}),
+    rail: pair.rail,
     blockchain: req.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN,
     sourceCurrency: req.sourceCurrency,
     sourceAmount: priced.sourceAmount,

@@ -1,9 +1,10 @@
 // Verification as it moves: start (automatic for individuals, explicit for businesses), resume after corrections, decide. Each step is one transaction with its event.
+import { TWO_SIDED_TYPES } from '../domain/requirements';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import { assertMove, missingForBusiness, missingForIndividual, type VerificationStatus } from '../domain/verification';
-import { presentCustomer } from '../http/presenters';
+import { presentCustomerEvent } from '../http/presenters';
 import type { ReviewDecision, ReviewProvider } from '../sandbox/review-provider';
 import type { Db } from '../store/db';
 import { setPartiesStatus } from '../store/queries/associated-parties';
@@ -47,7 +48,7 @@ async function moveCustomer(tx: Db, deps: FlowDeps, c: CustomerRow, to: Verifica
     await insertWallets(tx, c.partnerId, c.id, list, now);
   }
   const eventType = eventOf[to];
-  if (eventType) await insertEvent(tx, { partnerId: c.partnerId, customerId: c.id, eventType, data: await presentCustomer(tx, deps, row) }, now);
+  if (eventType) await insertEvent(tx, { partnerId: c.partnerId, customerId: c.id, eventType, data: await presentCustomerEvent(tx, deps, row) }, now);
   return row;
 }
 
@@ -103,7 +104,8 @@ export async function resumeIfCorrected(tx: Db, deps: FlowDeps, c: CustomerRow):
   if (c.verificationStatus !== 'TEMPORARY_REJECTION') return false;
   const docs = await listDocuments(tx, c.partnerId, c.id);
   const latestByType = new Map<string, (typeof docs)[number]>();
-  for (const d of [...docs].reverse()) latestByType.set(`${d.associatedPartyId ?? ''}:${d.type}`, d);
+  // Per side for two-sided documents: a corrected front does not stand in for a rejected back.
+  for (const d of [...docs].reverse()) latestByType.set(`${d.associatedPartyId ?? ''}:${d.type}:${TWO_SIDED_TYPES.includes(d.type) ? (d.side ?? '') : ''}`, d);
   if ([...latestByType.values()].some((d) => d.status === 'REJECTED')) return false;
   const v = await latestVerification(tx, c.partnerId, c.id);
   if (!v) return false;

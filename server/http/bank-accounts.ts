@@ -18,7 +18,7 @@ const create = createRoute({
   description:
     'PIX (BRL; identifier `{keyType: CPF|CNPJ|EMAIL|PHONE|EVP, keyValue}`), SEPA (EUR; `{iban, bic?}`, IBAN checked by mod-97) or SWIFT (USD; `{accountNumber, bic, bankName, bankCountry}`). The holder is the customer (`relationship: SELF`) or a counterparty; its verification starts UNDER_VERIFICATION (level BASIC) and is decided shortly after in sandbox (a holder taxId ending in 3 is rejected).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateBankAccountSchema } } } },
-  responses: { 201: { description: 'Created', content: { 'application/json': { schema: BankAccountSchema } } }, ...problems(400, 401, 409) },
+  responses: { 201: { description: 'Created', content: { 'application/json': { schema: BankAccountSchema } } }, ...problems(400, 401, 404, 409) },
 });
 
 const list = createRoute({

@@ -1,7 +1,7 @@
 // /v2/customers: create (individual or business), list with filters, read one.
 import { createRoute, z } from '@hono/zod-openapi';
 import { Uuid } from '../../src/contract/common';
-import { checkNewCustomer, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { checkNewCustomer, DEFAULT_TAX_COUNTRY, fieldErrorMessages } from '../../src/contract/customer-rules';
 import {
   CreateCustomerSchema,
     CustomerListQuery,
@@ -15,7 +15,7 @@ import { newId } from '../ids';
 import { getCustomer, insertCustomer, listCustomers } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import type { Deps } from './deps';
-import { presentCustomer, presentCustomers } from './presenters';
+import { presentCustomer, presentCustomerEvent, presentCustomers } from './presenters';
 import { openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
@@ -27,10 +27,14 @@ const createCustomer = createRoute({
   tags: ['Customers'],
   summary: 'Create a customer',
   description:
-    'Individuals need `name`, `taxId` (CPF) and an adult `birthDate`; businesses `legalName`, `taxId` (CNPJ when `country` is BRA), `incorporationDate`, `country` and `email`. The same taxId twice for one partner is a 409 naming the existing customer.',
+    'Individuals need `name`, `taxId` and an adult `birthDate`; their optional `country` is the country that issued the taxId (absent: BRA), so a Brazilian gives a CPF and anyone else their own country\'s tax id. Businesses need `legalName`, `taxId` (CNPJ when `country` is BRA), `incorporationDate`, `country` and `email`. The same taxId twice for one partner is a 409 naming the existing customer.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateCustomerSchema } } } },
   responses: {
-    201: { description: 'Created', content: { 'application/json': { schema: CustomerSchema } } },
+    201: {
+      description: 'Created',
+      headers: { Location: { description: 'The new customer, `/v2/customers/{id}`', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: CustomerSchema } },
+    },
     ...problems(400, 401, 409, 413, 415),
   },
 });
@@ -81,7 +85,8 @@ export function customersApp(deps: Deps) {
           taxId: normalizeTaxId(body.taxId),
           birthDate: body.type === 'INDIVIDUAL' ? body.birthDate : null,
           incorporationDate: body.type === 'BUSINESS' ? body.incorporationDate : null,
-          country: body.country ?? null,
+          // An individual without a country was checked as Brazilian (a CPF): the record says so.
+          country: body.country ?? (body.type === 'INDIVIDUAL' ? DEFAULT_TAX_COUNTRY : null),
           email: body.email ?? null,
           metadata: body.metadata ?? {},
           createdAt: now,
@@ -93,9 +98,8 @@ export function customersApp(deps: Deps) {
             extra: { existingCustomerId: result.existingId },
           });
         }
-        const presented = await presentCustomer(tx, deps, result.row);
-        await insertEvent(tx, { partnerId, customerId: result.row.id, eventType: 'customer.created', data: presented }, now);
-        return presented;
+        await insertEvent(tx, { partnerId, customerId: result.row.id, eventType: 'customer.created', data: await presentCustomerEvent(tx, deps, result.row) }, now);
+        return presentCustomer(tx, deps, result.row);
       });
       c.header('location', `/v2/customers/${customer.id}`);
       return c.json(customer, 201);

@@ -2,6 +2,7 @@
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { RateSource } from '../domain/rates/rate-source';
+import type { SettlementProvider } from '../domain/settlement/settlement-provider';
 import type { Logger } from '../logger';
 import type { ReviewProvider } from '../sandbox/review-provider';
 import type { Store } from '../store/db';
@@ -17,6 +18,8 @@ export interface Deps {
   files: FileStore;
   reviews: ReviewProvider;
   rates: RateSource;
+  /** The rails money moves on: simulated in sandbox, a real provider in production. */
+  settlement: SettlementProvider;
   /** Hex BIP-32 seed the customer wallets derive from. */
   walletSeed: string;
   /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */

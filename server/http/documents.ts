@@ -1,13 +1,15 @@
 // /v2/customers/{id}/documents: upload one document (multipart, streamed, 50 MB) and list them.
 import { createRoute, z } from '@hono/zod-openapi';
 import { DocumentSchema, UploadDocumentSchema } from '../../src/contract/kyc';
-import { assertCanUpload, receiveMultipart, recordDocument } from '../flows/documents';
+import { assertCanReceive, documentUpload, recordDocument } from '../flows/documents';
 import { invalid } from '../domain/errors';
 import { isUuid } from '../ids';
 import { listDocuments } from '../store/queries/documents';
 import { getCustomer } from '../store/queries/customers';
 import { CustomerIdParam, findCustomer } from './customer-path';
+import { idempotentUpload } from './idempotency';
 import type { Deps } from './deps';
+import { withUpload } from './multipart';
 import { openApiApp, problems } from './openapi-app';
 import { presentDocument } from './presenters';
 
@@ -18,7 +20,7 @@ const uploadDoc = createRoute({
   tags: ['Verification'],
   summary: 'Upload one document',
   description:
-    'multipart/form-data with `file` (JPG, PNG or PDF, recognised by its bytes; at most 50 MB), `type`, `side` (required for ID_CARD and DRIVERS_LICENSE: front and back are separate uploads), `country` (alpha-3) and `associatedPartyId` for a party\'s document. Send the fields before the file. Additional information must be sent first (409 otherwise). After a TEMPORARY_REJECTION, uploading the corrected documents resumes review by itself.',
+    'multipart/form-data with `file` (JPG, PNG or PDF, recognised by its bytes; at most 50 MB), `type`, `side` (required for ID_CARD and DRIVERS_LICENSE: front and back are separate uploads; ignored on other types), `country` (alpha-3) and `associatedPartyId` for a party\'s document. Send the fields before the file. Additional information must be sent first (409 otherwise). A customer keeps at most 200 documents and 500 MB by default (409 `DOCUMENT_QUOTA_EXCEEDED`). After a TEMPORARY_REJECTION, uploading the corrected documents resumes review by itself.',
   request: { params: CustomerIdParam },
   responses: {
     201: { description: 'The document record', content: { 'application/json': { schema: DocumentSchema } } },
@@ -51,10 +53,14 @@ export function documentsApp(deps: Deps) {
     if (!isUuid(id)) throw invalid([{ path: 'id', message: 'must be a UUID' }]);
     const partnerId = c.get('partnerId');
     // Refuse before reading the body when the answer cannot be yes.
-    assertCanUpload(await getCustomer(deps.store.db, partnerId, id));
-    const received = await receiveMultipart(c.req.raw, deps.files);
-    const doc = await recordDocument(deps.store.db, deps, partnerId, id, received, { allowSelfie: false });
-    return c.json(presentDocument(doc), 201);
+    await assertCanReceive(deps.store.db, deps.config, await getCustomer(deps.store.db, partnerId, id));
+    return withUpload(c.req.raw, deps.files, documentUpload, (received) =>
+      // The Idempotency-Key fingerprint is the file's sha256 (hashed while streaming) and the fields.
+      idempotentUpload(c, { db: deps.store.db, clock: deps.clock }, { sha256: received.file?.sha256, fields: received.fields }, async () => {
+        const doc = await recordDocument(deps.store.db, deps, partnerId, id, received, { allowSelfie: false });
+        return c.json(presentDocument(doc), 201);
+      }),
+    );
   });
   return app
     .openapi(listDocs, async (c) => {

@@ -1,7 +1,13 @@
-// GET /v2/events: every state change, newest first, for partners who poll instead of (or besides) receiving webhooks.
-import { createRoute } from '@hono/zod-openapi';
-import { EventListQuery, EventPageSchema } from '../../src/contract/events';
+// GET /v2/events: every state change, newest first, for partners who poll instead of (or besides) receiving webhooks;
+// GET /v2/events/{id}; POST /v2/events/{id}/redeliver (webhooks again, to every subscribed endpoint).
+import { createRoute, z } from '@hono/zod-openapi';
+import { Uuid } from '../../src/contract/common';
+import { EventListQuery, EventPageSchema, EventSchema } from '../../src/contract/events';
+import { DeliveriesCreatedSchema } from '../../src/contract/webhooks';
+import { notFound } from '../domain/errors';
+import { redeliver } from '../flows/webhooks';
 import { listEvents } from '../store/queries/event-list';
+import { getEvent } from '../store/queries/webhooks';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
 
@@ -12,16 +18,48 @@ const list = createRoute({
   tags: ['Events'],
   summary: 'List events, newest first',
   description:
-    'Types: customer.created, customer.under_verification, customer.approved, customer.temporary_rejection, customer.final_rejection, onramp.<status>, offramp.<status>, transfer.<status>, bank_account.<status>. Each is written in the same database transaction as the change it describes, so none is ever missing or early.',
+    'Types: customer.created, customer.under_verification, customer.approved, customer.temporary_rejection, customer.final_rejection, onramp.<status>, offramp.<status>, transfer.<status>, bank_account.<status>, webhook.test (see the `webhooks` section of this document). Each is written in the same database transaction as the change it describes, so none is ever missing or early.',
   request: { query: EventListQuery },
   responses: { 200: { description: 'A page of events', content: { 'application/json': { schema: EventPageSchema } } }, ...problems(400, 401) },
 });
 
+const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
+
+const read = createRoute({
+  operationId: 'getEvent',
+  method: 'get',
+  path: '/events/{id}',
+  tags: ['Events'],
+  summary: 'Read one event',
+  request: { params: IdParam },
+  responses: { 200: { description: 'The event', content: { 'application/json': { schema: EventSchema } } }, ...problems(400, 401, 404) },
+});
+
+const redeliverRoute = createRoute({
+  operationId: 'redeliverEvent',
+  method: 'post',
+  path: '/events/{id}/redeliver',
+  tags: ['Events', 'Webhooks'],
+  summary: 'Deliver an event again to every enabled webhook endpoint subscribed to its type',
+  description: 'Each gets a new delivery (attempts from 1, same `webhook-id`). 409 when no enabled endpoint subscribes to the type.',
+  request: { params: IdParam },
+  responses: { 202: { description: 'Queued', content: { 'application/json': { schema: DeliveriesCreatedSchema } } }, ...problems(400, 401, 404, 409) },
+});
+
+const present = (e: { id: string; eventType: string; createdAt: Date; data: Record<string, unknown> }) => ({ eventId: e.id, eventType: e.eventType, createdAt: e.createdAt.toISOString(), data: e.data });
+
 export function eventsApp(deps: Deps) {
-  return openApiApp().openapi(list, async (c) => {
-    const q = c.req.valid('query');
-    const result = await listEvents(deps.store.db, c.get('partnerId'), { customerId: q.customerId, eventType: q.eventType }, q);
-    const data = result.data.map((e) => ({ eventId: e.id, eventType: e.eventType, createdAt: e.createdAt.toISOString(), data: e.data }));
-    return c.json({ data, pagination: result.pagination }, 200);
-  });
+  const { db } = deps.store;
+  return openApiApp()
+    .openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const result = await listEvents(db, c.get('partnerId'), { customerId: q.customerId, eventType: q.eventType, since: q.since, until: q.until }, q);
+      return c.json({ data: result.data.map(present), pagination: result.pagination }, 200);
+    })
+    .openapi(read, async (c) => {
+      const row = await getEvent(db, c.get('partnerId'), c.req.valid('param').id);
+      if (!row) throw notFound('Event');
+      return c.json(present(row), 200);
+    })
+    .openapi(redeliverRoute, async (c) => c.json(await redeliver(db, c.get('partnerId'), c.req.valid('param').id), 202));
 }

@@ -1,23 +1,33 @@
 // The hosted verification page (`verification.link` → /verify/{token}) and its API under /verify/api, where the link's token is the only credential and names one customer.
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { html } from 'hono/html';
 import { AppError, notFound } from '../domain/errors';
-import { assertCanUpload, completeLiveness, receiveMultipart, recordDocument } from '../flows/documents';
+import { isDecided } from '../domain/verification';
+import { assertCanReceive, completeLiveness, documentUpload, recordDocument, selfieUpload } from '../flows/documents';
 import { getCustomer } from '../store/queries/customers';
 import { listDocuments } from '../store/queries/documents';
 import type { Deps } from './deps';
 import type { AppEnv } from './env';
 import { jsonBodyLimit } from './json-body';
-import { presentCustomer, presentDocument } from './presenters';
+import { withUpload } from './multipart';
+import { partnerTime } from './partner-time';
+import { presentHostedCustomer, presentHostedDocument } from './presenters';
 
 interface HostedEnv {
   Variables: AppEnv['Variables'] & { link: { partnerId: string; customerId: string } };
 }
 
-const pageLang = (c: Context) => (/^pt\b/i.test(c.req.header('accept-language') ?? '') ? 'pt-BR' : 'en');
+/** `?lang=` (the widget that opened the page passes its own), else the browser's Accept-Language. */
+const pageLang = (c: Context): 'pt-BR' | 'es' | 'en' => {
+  const wanted = c.req.query('lang') ?? c.req.header('accept-language') ?? '';
+  return /^pt\b/i.test(wanted) ? 'pt-BR' : /^es\b/i.test(wanted) ? 'es' : 'en';
+};
+const pageTitle = { 'pt-BR': 'Verificação de identidade', es: 'Verificación de identidad', en: 'Identity verification' } as const;
 
-export function hostedVerificationApp(deps: Deps) {
+export function hostedVerificationApp(deps: Deps, opts: { limitLink?: (customerId: string) => Promise<void> } = {}) {
   const { db } = deps.store;
   const app = new Hono<HostedEnv>();
 
@@ -29,32 +39,40 @@ export function hostedVerificationApp(deps: Deps) {
     c.header('referrer-policy', 'no-referrer');
     // Never framed: the liveness check must run top level (or in a popup), as the spec's hosted flow requires.
     c.header('x-frame-options', 'DENY');
-    c.header('content-security-policy', "frame-ancestors 'none'");
+    const nonce = randomBytes(16).toString('base64');
+    c.header('content-security-policy', hostedPagePolicy(nonce));
     const lang = pageLang(c);
-    if (!row) return c.html(shell(lang, 'Link not valid', html`<h1>Link not valid</h1><p>This verification link is not valid. Ask the service you came from for a new one.</p>`), 404);
-    const name = row.name ?? row.legalName ?? '';
+    if (!row) return c.html(shell(lang, nonce, 'Link not valid', html`<h1>Link not valid</h1><p>This verification link is not valid or has expired. Ask the service you came from for a new one.</p>`), 404);
+    // Once decided, the page shows the outcome alone: no name, nothing else about the person.
+    const name = isDecided(row.verificationStatus) ? '' : (row.name ?? row.legalName ?? '');
     return c.html(
       shell(
         lang,
-        lang === 'pt-BR' ? 'Verificação de identidade' : 'Identity verification',
+        nonce,
+        pageTitle[lang],
         html`<ramp-verification api-base="/verify/api" session="${token}" lang="${lang}" ${deps.config.sandbox ? 'sandbox' : ''}></ramp-verification>
           <noscript>
-            <h1>${lang === 'pt-BR' ? 'Verificação de identidade' : 'Identity verification'}</h1>
-            <p>Verification for <strong>${name}</strong>: <strong data-testid="verification-status">${row.verificationStatus}</strong>. This page needs JavaScript for the liveness check.</p>
+            <h1>${pageTitle[lang]}</h1>
+            <p>${name ? html`Verification for <strong>${name}</strong>: ` : 'Verification: '}<strong data-testid="verification-status">${row.verificationStatus}</strong>. This page needs JavaScript for the liveness check.</p>
           </noscript>`,
       ),
     );
   });
 
   const api = new Hono<HostedEnv>();
+  // <ramp-verification> embedded on a partner's page calls this API from that origin. The link token in the
+  // Authorization header is the only credential (no cookies), so any origin may send it.
+  api.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH'], allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'accept'], exposeHeaders: ['x-request-id'], maxAge: 600 }));
   api.use('*', async (c, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     const link = m ? await deps.tokens.verifyVerificationLink(m[1]!) : undefined;
-    if (!link) throw new AppError('UNAUTHENTICATED', 'This verification link is not valid.');
+    if (!link) throw new AppError('UNAUTHENTICATED', 'This verification link is not valid or has expired. Ask the service you came from for a new one.');
+    await opts.limitLink?.(link.customerId);
     c.set('link', link);
     c.set('partnerId', link.partnerId);
     await next();
   });
+  api.use('*', partnerTime(deps));
   api.use('*', jsonBodyLimit({ except: /\/(documents|liveness)$/ }));
 
   const customerOf = async (c: Context<HostedEnv>) => {
@@ -64,38 +82,47 @@ export function hostedVerificationApp(deps: Deps) {
     return row;
   };
 
-  api.get('/customer', async (c) => c.json(await presentCustomer(db, deps, await customerOf(c))));
+  /** After a final decision a link shows the outcome only: nothing else is read or written through it. */
+  const undecidedCustomerOf = async (c: Context<HostedEnv>) => {
+    const row = await customerOf(c);
+    if (isDecided(row.verificationStatus)) {
+      throw new AppError('INVALID_STATE', `This verification is decided (${row.verificationStatus}); the link shows its outcome only.`, {
+        extra: { verificationStatus: row.verificationStatus },
+      });
+    }
+    return row;
+  };
+
+  api.get('/customer', async (c) => c.json(await presentHostedCustomer(db, deps, await customerOf(c))));
 
   api.get('/customer/documents', async (c) => {
-    const row = await customerOf(c);
-    return c.json({ data: (await listDocuments(db, row.partnerId, row.id)).map(presentDocument) });
+    const row = await undecidedCustomerOf(c);
+    return c.json({ data: (await listDocuments(db, row.partnerId, row.id)).map(presentHostedDocument) });
   });
 
   api.post('/customer/documents', async (c) => {
-    const row = await customerOf(c);
-    assertCanUpload(row);
-    const received = await receiveMultipart(c.req.raw, deps.files);
-    return c.json(presentDocument(await recordDocument(db, deps, row.partnerId, row.id, received, { allowSelfie: false })), 201);
+    const row = await undecidedCustomerOf(c);
+    await assertCanReceive(db, deps.config, row);
+    const doc = await withUpload(c.req.raw, deps.files, documentUpload, (received) => recordDocument(db, deps, row.partnerId, row.id, received, { allowSelfie: false }));
+    return c.json(presentHostedDocument(doc), 201);
   });
 
   // The selfie: kept as a SELFIE document, then liveness completes (and an individual's review starts if all else is in).
   api.post('/customer/liveness', async (c) => {
-    const row = await customerOf(c);
-    assertCanUpload(row, { selfie: true });
-    const received = await receiveMultipart(c.req.raw, deps.files);
-    if (received.file && received.file.contentType === 'application/pdf') {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The selfie must be a JPG or PNG photo.', { errors: [{ path: 'file', message: 'must be a JPG or PNG photo' }] });
-    }
-    await recordDocument(db, deps, row.partnerId, row.id, { ...received, fields: { type: 'SELFIE' } }, { allowSelfie: true });
+    const row = await undecidedCustomerOf(c);
+    await assertCanReceive(db, deps.config, row, { selfie: true });
+    await withUpload(c.req.raw, deps.files, selfieUpload, (received) =>
+      recordDocument(db, deps, row.partnerId, row.id, { ...received, fields: { type: 'SELFIE' } }, { allowSelfie: true }),
+    );
     const updated = await completeLiveness(db, deps, row.partnerId, row.id);
-    return c.json(await presentCustomer(db, deps, updated));
+    return c.json(await presentHostedCustomer(db, deps, updated));
   });
 
   if (deps.config.sandbox) {
     api.post('/customer/liveness/simulate', async (c) => {
-      const row = await customerOf(c);
+      const row = await undecidedCustomerOf(c);
       const updated = await completeLiveness(db, deps, row.partnerId, row.id);
-      return c.json(await presentCustomer(db, deps, updated));
+      return c.json(await presentHostedCustomer(db, deps, updated));
     });
   }
 
@@ -103,7 +130,28 @@ export function hostedVerificationApp(deps: Deps) {
   return app;
 }
 
-const shell = (lang: string, title: string, body: unknown) => html`<!doctype html>
+/**
+ * The page's Content-Security-Policy: only our own script bundle and API, the page's one inline style by nonce (Lit's
+ * component styles are constructed stylesheets, which CSP does not block), the selfie preview as a blob: image, and
+ * nothing may frame it, change its base URL, embed plugins or post forms elsewhere.
+ */
+export function hostedPagePolicy(styleNonce: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+const shell = (lang: string, nonce: string, title: string, body: unknown) => html`<!doctype html>
   <html lang="${lang}">
     <head>
       <meta charset="utf-8" />
@@ -111,7 +159,7 @@ const shell = (lang: string, title: string, body: unknown) => html`<!doctype htm
       <meta name="robots" content="noindex" />
       <title>${title} · Ramp</title>
       <script type="module" src="/sdk/ramp-widget.js"></script>
-      <style>
+      <style nonce="${nonce}">
         body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; color: #111; }
         @media (prefers-color-scheme: dark) { body { background: #111; color: #eee; } }
       </style>

@@ -1,10 +1,13 @@
-// Request bodies: at most 1 MB (413), JSON where JSON is expected (415), and parseable (400) before any route sees them.
+// Request bodies: at most 1 MB (413), JSON where JSON is expected (415), parseable, at most 32 levels deep and free of
+// control characters (400) before any route sees them.
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AppError, invalid } from '../domain/errors';
+import { hasControlCharacter, textErrorMessages } from '../../src/contract/text';
+import { AppError, type FieldIssue, invalid } from '../domain/errors';
 import type { AppEnv } from './env';
 
 export const MAX_JSON_BYTES = 1024 * 1024;
+export const MAX_JSON_DEPTH = 32;
 
 /** 1 MB for JSON bodies; upload routes (`except`) enforce their own, larger limit while streaming. */
 export function jsonBodyLimit(opts: { except?: RegExp } = {}): MiddlewareHandler<AppEnv> {
@@ -28,11 +31,56 @@ export function jsonOnly(opts: { multipartPaths?: RegExp } = {}): MiddlewareHand
     if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type ? type.split(';')[0] : 'no Content-Type'}).`);
     }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid([{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+    let parsed: unknown;
     try {
-      JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       throw invalid([{ path: '(body)', message: 'is not valid JSON' }]);
     }
+    const bad = controlCharacterIssue(parsed);
+    if (bad) throw invalid([bad]);
     await next();
   };
+}
+
+/** Scans JSON text for `{`/`[` nesting past `limit`, without parsing or recursing (so 10,000 levels cost nothing). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * The first key or string value with a control character (keys: any; values: any but tab, line feed and carriage
+ * return, which multi-line fields may hold and their schema decides) or malformed Unicode. Iterative: a parsed body is
+ * at most MAX_JSON_DEPTH deep, but nothing here relies on it.
+ */
+export function controlCharacterIssue(value: unknown): FieldIssue | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  const at = (path: string, k: string) => (path ? `${path}.${k}` : k);
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return { path: path || '(body)', message: textErrorMessages.controlCharacter };
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, at(path, String(i))]));
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (hasControlCharacter(k)) return { path: at(path, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'is a key with control characters or malformed Unicode' };
+        stack.push([x, at(path, k)]);
+      }
+    }
+  }
+  return undefined;
 }

@@ -6,12 +6,16 @@ import { validationHook } from './problem';
 
 export const openApiApp = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
-/** Standard problem responses for a route's OpenAPI entry. */
+/** Standard problem responses for a route's OpenAPI entry; every authenticated route is also rate limited (429). */
 export const problems = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((s) => [
+    (statuses.includes(401) && !statuses.includes(429) ? [...statuses, 429] : statuses).map((s) => [
       s,
-      { description: problemDescriptions[s] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemSchema } } },
+      {
+        description: problemDescriptions[s] ?? 'Problem',
+        ...(s === 429 ? { headers: { 'Retry-After': { description: 'Seconds until the budget allows another request', schema: { type: 'integer' as const, minimum: 1 } } } } : {}),
+        content: { 'application/problem+json': { schema: ProblemSchema } },
+      },
     ]),
   );
 
@@ -23,4 +27,5 @@ const problemDescriptions: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE: body over 1 MB',
   415: 'UNSUPPORTED_MEDIA_TYPE: body is not JSON',
   422: 'A business rule refused the request',
+  429: 'RATE_LIMITED: over the API key\'s request budget (or too many refused keys from this address); wait `Retry-After` seconds',
 };

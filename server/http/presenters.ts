@@ -1,21 +1,21 @@
 // Rows → the response shapes of the contract. Each takes the executor it reads with, so it works inside a transaction too.
 import type { Customer } from '../../src/contract/customers';
 import type { AssociatedParty, Document, Verification } from '../../src/contract/kyc';
-import { accounts } from '../domain/ledger';
 import type { TransactionLimits } from '../domain/limits';
 import { STABLECOINS } from '../domain/money';
 import { addressExplorerUrl } from '../domain/wallets';
-import { deriveRequirements, IDENTITY_DOCUMENT_TYPES } from '../domain/requirements';
-import { BUSINESS_PARTY_DOCUMENTS } from '../domain/verification';
-import { type KycSnapshot, loadKycSnapshots } from '../flows/kyc-state';
+import { deriveRequirements, IDENTITY_DOCUMENT_TYPES, IDENTITY_REQUIREMENT, TWO_SIDED_TYPES } from '../domain/requirements';
+import { BUSINESS_PARTY_DOCUMENTS, isDecided } from '../domain/verification';
+import { buildKycSnapshots, type KycSnapshot } from '../flows/kyc-state';
 import type { Db } from '../store/db';
 import type { PartyRow } from '../store/queries/associated-parties';
 import type { CustomerRow } from '../store/queries/customers';
 import type { DocumentRow } from '../store/queries/documents';
-import type { VerificationRow } from '../store/queries/verifications';
-import { accountBalances } from '../store/queries/ledger';
-import { customerLimits } from '../flows/limits';
-import { type WalletRow, walletsOf } from '../store/queries/wallets';
+import { latestVerification, type VerificationRow } from '../store/queries/verifications';
+import { limitSetWith } from '../flows/limits';
+import { limitWindows, transactionLimits } from '../domain/limits';
+import { loadCustomerParts } from '../store/queries/customer-parts';
+import type { WalletRow } from '../store/queries/wallets';
 import type { Deps } from './deps';
 
 type PresentDeps = Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
@@ -23,42 +23,64 @@ type PresentDeps = Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
 export interface PresentOptions {
   includeTransactionLimits?: boolean;
   includeBalances?: boolean;
+  /** false: leave `verification.link` out (event rows, webhooks): a link is a bearer credential, minted only on a read. */
+  withLink?: boolean;
 }
 
 interface Extras {
   snapshot: KycSnapshot;
-  wallets: WalletRow[];
+  wallets: Pick<WalletRow, 'blockchain' | 'address' | 'isDefault'>[];
   balances?: { blockchain: string; asset: string; balance: string }[];
   limits?: TransactionLimits;
+  /** The latest review's reasons, for a customer in TEMPORARY_REJECTION. */
+  statusReason?: Verification['statusReason'];
 }
 
 export async function presentCustomers(db: Db, deps: PresentDeps, rows: CustomerRow[], opts: PresentOptions = {}): Promise<Customer[]> {
   if (rows.length === 0) return [];
   const partnerId = rows[0]!.partnerId;
-  const [snapshots, walletRows] = await Promise.all([loadKycSnapshots(db, partnerId, rows), walletsOf(db, partnerId, rows.map((r) => r.id))]);
-  return Promise.all(
-    rows.map(async (row) =>
+  // One statement for everything but the rows themselves (documents, parties, wallets, balances, limit usage).
+  const parts = await loadCustomerParts(
+    db,
+    partnerId,
+    rows.map((r) => r.id),
+    { balances: opts.includeBalances, limits: opts.includeTransactionLimits ? limitWindows(deps.clock.now()) : undefined },
+  );
+  const snapshots = buildKycSnapshots(rows, parts.docs, parts.parties);
+  const out: Customer[] = [];
+  for (const row of rows) {
+    const used = parts.used.find((u) => u.customerId === row.id) ?? { daily: '0', monthly: '0' };
+    out.push(
       presentWith(
         row,
         {
           snapshot: snapshots.get(row.id)!,
-          wallets: walletRows.filter((w) => w.customerId === row.id),
-          balances: opts.includeBalances ? await accountBalances(db, partnerId, accounts.customer(row.id)) : undefined,
-          limits: opts.includeTransactionLimits ? await customerLimits(db, deps, row) : undefined,
+          wallets: parts.wallets.filter((w) => w.customerId === row.id),
+          balances: opts.includeBalances ? parts.balances.filter((b) => b.customerId === row.id) : undefined,
+          limits: opts.includeTransactionLimits ? transactionLimits(limitSetWith(row, parts.overrides.find((o) => o.customerId === row.id)), used) : undefined,
+          statusReason: row.verificationStatus === 'TEMPORARY_REJECTION' ? ((await latestVerification(db, partnerId, row.id))?.statusReason ?? undefined) : undefined,
         },
         deps,
+        opts.withLink ?? true,
       ),
-    ),
-  );
+    );
+  }
+  return out;
 }
 
 export async function presentCustomer(db: Db, deps: PresentDeps, row: CustomerRow, opts: PresentOptions = {}): Promise<Customer> {
   return (await presentCustomers(db, deps, [row], opts))[0]!;
 }
 
-async function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps): Promise<Customer> {
+/** A customer as event rows (and so webhooks and `GET /v2/events`) carry it: everything but the verification link. */
+export async function presentCustomerEvent(db: Db, deps: PresentDeps, row: CustomerRow): Promise<Omit<Customer, 'verification'> & { verification: Omit<Customer['verification'], 'link'> }> {
+  return (await presentCustomers(db, deps, [row], { withLink: false }))[0]!;
+}
+
+function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps, withLink: boolean): Customer {
   const snap = x.snapshot;
-  const token = await deps.tokens.signVerificationLink(row.partnerId, row.id);
+  // A fresh link on every read: its own expiry and id; never the same twice, never stored.
+  const link = withLink ? `${deps.config.publicUrl}/verify/${deps.tokens.signVerificationLinkSync(row.partnerId, row.id).token}` : undefined;
   return {
     id: row.id,
     type: row.type,
@@ -82,7 +104,7 @@ async function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps): Prom
           }
         : {}),
     })),
-    verification: { status: row.verificationStatus, level: 'STANDARD', link: `${deps.config.publicUrl}/verify/${token}` },
+    verification: { status: row.verificationStatus, level: 'STANDARD', ...(link ? { link } : {}), ...(x.statusReason ? { statusReason: x.statusReason } : {}) } as Customer['verification'],
     requirements: deriveRequirements({
       type: row.type,
       verificationStatus: row.verificationStatus,
@@ -96,6 +118,33 @@ async function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps): Prom
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The customer as the hosted verification page sees it (`/verify/api`), whose only credential is a link that may have
+ * been forwarded: what the page shows and nothing more (no tax id, birth date, address, wallets, metadata). Once the
+ * verification is decided, the outcome alone.
+ */
+export interface HostedCustomer {
+  id: string;
+  type: Customer['type'];
+  name?: string;
+  legalName?: string;
+  verification: { status: Customer['verification']['status']; level: 'STANDARD' };
+  requirements: Customer['requirements'];
+}
+
+export async function presentHostedCustomer(db: Db, deps: PresentDeps, row: CustomerRow): Promise<HostedCustomer> {
+  const verification = { status: row.verificationStatus, level: 'STANDARD' as const };
+  if (isDecided(row.verificationStatus)) return { id: row.id, type: row.type, verification, requirements: [] };
+  const c = (await presentCustomers(db, deps, [row], { withLink: false }))[0]!;
+  return { id: c.id, type: c.type, ...(c.name ? { name: c.name } : {}), ...(c.legalName ? { legalName: c.legalName } : {}), verification, requirements: c.requirements };
+}
+
+/** A document as the hosted page's uploader shows it: no content type, size or hash. */
+export function presentHostedDocument(d: DocumentRow): Pick<Document, 'id' | 'type' | 'side' | 'associatedPartyId' | 'status' | 'comment' | 'rejectLabels' | 'fileName' | 'createdAt'> {
+  const { id, type, side, associatedPartyId, status, comment, rejectLabels, fileName, createdAt } = presentDocument(d);
+  return { id, type, side, associatedPartyId, status, comment, rejectLabels, fileName, createdAt };
 }
 
 export function presentDocument(d: DocumentRow): Document {
@@ -119,13 +168,16 @@ export function presentDocument(d: DocumentRow): Document {
 export function presentParty(p: PartyRow, docs: DocumentRow[]): AssociatedParty {
   const mine = docs.filter((d) => d.associatedPartyId === p.id);
   const status = (types: readonly string[]) => {
-    const latest = mine.filter((d) => types.includes(d.type)).sort((a, b) => (a.id < b.id ? 1 : -1))[0];
     if (p.verificationStatus === 'APPROVED') return 'APPROVED';
-    return latest ? latest.status : 'NOT_SENT';
+    // Newest first; a two-sided type counts once both of its sides are in.
+    const sorted = mine.filter((d) => types.includes(d.type)).sort((a, b) => (a.id < b.id ? 1 : -1));
+    const complete = sorted.find((d) => !TWO_SIDED_TYPES.includes(d.type) || (['FRONT_SIDE', 'BACK_SIDE'] as const).every((side) => sorted.some((x) => x.type === d.type && x.side === side)));
+    const rejected = sorted.find((d) => d.status === 'REJECTED');
+    return complete ? complete.status : rejected ? rejected.status : 'NOT_SENT';
   };
   const requirements =
     p.type === 'INDIVIDUAL'
-      ? [{ name: 'IDENTITY_DOCUMENT', status: status(IDENTITY_DOCUMENT_TYPES), acceptedTypes: [...IDENTITY_DOCUMENT_TYPES] }]
+      ? [{ name: IDENTITY_REQUIREMENT, status: status(IDENTITY_DOCUMENT_TYPES), acceptedTypes: [...IDENTITY_DOCUMENT_TYPES] }]
       : BUSINESS_PARTY_DOCUMENTS.map((t) => ({ name: t, status: status([t]) }));
   return {
     id: p.id,
@@ -156,5 +208,36 @@ export function presentVerification(v: VerificationRow): Verification {
     ...(v.status === 'TEMPORARY_REJECTION' && v.statusReason ? { statusReason: v.statusReason } : {}),
     createdAt: v.createdAt.toISOString(),
     updatedAt: v.updatedAt.toISOString(),
+  };
+}
+
+/** A webhook endpoint; its secret only when just created or rotated. */
+export function presentWebhookEndpoint(row: import('../store/queries/webhooks').WebhookEndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events ?? null,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    previousSecretExpiresAt: row.previousSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,
+  };
+}
+
+/** One line of an endpoint's delivery log. */
+export function presentWebhookAttempt(row: import('../store/queries/webhooks').WebhookAttemptRow) {
+  return {
+    attemptId: row.id,
+    deliveryId: row.deliveryId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    attempt: row.attempt,
+    statusCode: row.statusCode,
+    durationMs: row.durationMs,
+    error: row.error,
+    succeeded: row.succeeded,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
   };
 }

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { AppError, type ErrorCode, type FieldIssue, invalid } from '../domain/errors';
+import { isConnectionError } from '../store/db';
 import type { AppEnv } from './env';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -16,14 +17,17 @@ const statusOf: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_REUSED: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
+  DOCUMENT_QUOTA_EXCEEDED: 409,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_EXPIRED: 409,
   RATE_ALREADY_USED: 409,
   UNSUPPORTED_PAIR: 422,
+  TARGET_AMOUNT_NOT_GUARANTEED: 422,
   TRANSACTION_LIMIT_EXCEEDED: 422,
   INSUFFICIENT_BALANCE: 422,
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 502,
+  DATABASE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -33,6 +37,9 @@ const titleOf = (code: ErrorCode): string =>
     .split('_')
     .map((w, i) => (i === 0 ? w[0]!.toUpperCase() + w.slice(1) : w))
     .join(' ');
+
+/** Seconds a client should wait before retrying while the database is away. */
+export const DATABASE_RETRY_AFTER_S = 2;
 
 export const PROBLEM_BASE = 'https://docs.ramp.dev/problems/';
 
@@ -53,6 +60,8 @@ export function problemResponse(c: Context<AppEnv>, err: AppError): Response {
   const body = problemBody(err, c.get('requestId') ?? 'req_unknown');
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
   if (err.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="ramp"';
+  if (err.code === 'DATABASE_UNAVAILABLE') headers['retry-after'] = String(DATABASE_RETRY_AFTER_S);
+  if (err.code === 'RATE_LIMITED' && typeof err.extra?.retryAfter === 'number') headers['retry-after'] = String(err.extra.retryAfter);
   // newResponse keeps headers that middleware already set (CORS, request id).
   return c.newResponse(JSON.stringify(body), body.status as 400, headers);
 }
@@ -63,9 +72,10 @@ export function issuesOf(error: ZodError, target?: string): FieldIssue[] {
   return error.issues.flatMap((i): FieldIssue[] => {
     const path = i.path.map(String).join('.');
     const at = (p: string) => prefix + (p || '(body)');
-    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at(path ? `${path}.${k}` : k), message: 'is not a known field' }));
-    const message = i.code === 'invalid_type' && /received undefined/.test(i.message) ? 'is required' : i.message;
-    return [{ path: at(path), message }];
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at(path ? `${path}.${k}` : k), message: 'is not a known field', code: 'UNKNOWN_FIELD' as const }));
+    if (i.code === 'invalid_type' && /received undefined/.test(i.message)) return [{ path: at(path), message: 'is required', code: 'REQUIRED' }];
+    if (i.code === 'invalid_value') return [{ path: at(path), message: i.message, code: 'NOT_ONE_OF' }];
+    return [{ path: at(path), message: i.message }];
   });
 }
 
@@ -84,9 +94,30 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
       err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 401 ? 'UNAUTHENTICATED' : err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
     if (err.status < 500) return problemResponse(c, new AppError(code, err.message || titleOf(code)));
   }
+  if (isConnectionError(err)) {
+    // The database is away (restarting, unreachable, our connection was cut): nothing was done; try again shortly.
+    c.get('logger')?.warn({ code: (err as { code?: string }).code, requestId: c.get('requestId') }, 'database unavailable');
+    return problemResponse(c, new AppError('DATABASE_UNAVAILABLE', 'The database is not reachable right now. Retry after a few seconds, with the same Idempotency-Key for a write.'));
+  }
   c.get('logger')?.error({ err, requestId: c.get('requestId') }, 'unhandled error');
   return problemResponse(c, new AppError('INTERNAL', 'Something went wrong on our side. The request id identifies it in our logs.'));
 }
 
-export const notFoundHandler = (c: Context<AppEnv>): Response =>
-  problemResponse(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
+/**
+ * No route: 405 with `Allow` when the path exists under other methods, else 404. `routes` is the app's route table
+ * (read when the first request misses, so every route is registered by then).
+ */
+export function notFoundHandler(routes: () => readonly { method: string; path: string }[]) {
+  let table: { pattern: RegExp; method: string }[] | undefined;
+  return (c: Context<AppEnv>): Response => {
+    table ??= routes()
+      .filter((r) => r.method !== 'ALL' && !r.path.includes('*'))
+      .map((r) => ({ method: r.method, pattern: new RegExp(`^${r.path.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`) }));
+    const path = new URL(c.req.url).pathname;
+    const allowed = [...new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (!allowed.length) return problemResponse(c, new AppError('NOT_FOUND', `No route for ${c.req.method} ${path}`));
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    c.header('allow', allowed.join(', '));
+    return problemResponse(c, new AppError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+  };
+}

@@ -1,4 +1,4 @@
-// Per-request context: a request id (echoed as X-Request-Id) and one structured log line per request, with no bodies, keys or tokens.
+// Per-request context: a request id (echoed as X-Request-Id), `nosniff` on every answer, and one structured log line per request, with no bodies, keys or tokens.
 import type { MiddlewareHandler } from 'hono';
 import { newRequestId } from '../ids';
 import type { Logger } from '../logger';
@@ -13,6 +13,8 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     c.res.headers.set('x-request-id', requestId);
+    // No response may be sniffed into another type (an uploaded "PDF" rendered as HTML, a JSON problem as script).
+    c.res.headers.set('x-content-type-options', 'nosniff');
     // The route pattern, not the URL: paths such as /verify/{token} carry secrets.
     const route = c.req.routePath && c.req.routePath !== '/*' ? c.req.routePath : new URL(c.req.url).pathname.replace(/^\/(verify)\/.+$/, '/$1/:token');
     logger.info(

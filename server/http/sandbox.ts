@@ -1,8 +1,9 @@
 // /v2/sandbox: helpers that exist only when RAMP_ENV=sandbox (the router does not mount them in production).
 import { createRoute, z } from '@hono/zod-openapi';
 import { CustomerSchema } from '../../src/contract/customers';
+import { DecimalString, Text } from '../../src/contract/common';
 import { generateApiKey } from '../domain/api-keys';
-import { AppError, notFound } from '../domain/errors';
+import { AppError, notFound, unknownReference } from '../domain/errors';
 import { completeLiveness } from '../flows/documents';
 import { applyDecision } from '../flows/verification';
 import { sandboxRejectedDocument } from '../sandbox/review-provider';
@@ -11,9 +12,10 @@ import { latestVerification } from '../store/queries/verifications';
 import { CustomerIdParam } from './customer-path';
 import { BlockchainSchema } from '../../src/contract/customers';
 import { accounts } from '../domain/ledger';
-import { parseAmount } from '../domain/money';
+import { amountErrorCode, parseAmount } from '../domain/money';
 import { invalid } from '../domain/errors';
-import type { AdjustableClock } from '../clock';
+import { advancePartnerClock } from '../store/queries/partner-clocks';
+import { wakeWorkers } from '../store/queries/jobs';
 import { accountBalances, postMovement } from '../store/queries/ledger';
 import { walletsOf } from '../store/queries/wallets';
 import { getCustomer } from '../store/queries/customers';
@@ -24,7 +26,7 @@ import { createPartner } from '../store/queries/partners';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
 
-const CreatePartnerSchema = z.object({ name: z.string().trim().min(1).max(200).openapi({ example: 'Acme Wallet' }) }).strict().openapi('SandboxCreatePartner');
+const CreatePartnerSchema = z.object({ name: Text({ min: 1, max: 200 }).openapi({ example: 'Acme Wallet' }) }).strict().openapi('SandboxCreatePartner');
 const SandboxPartnerSchema = z
   .object({ partnerId: z.uuid(), apiKey: z.string().openapi({ example: 'sk_sandbox_…' }) })
   .openapi('SandboxPartner', { description: 'The new partner and its API key, shown only this once.' });
@@ -79,7 +81,7 @@ const FundBody = z
     customerId: z.uuid(),
     blockchain: BlockchainSchema,
     stablecoin: z.enum(['USDC', 'USDT']),
-    amount: z.string().openapi({ example: '100.000000' }),
+    amount: DecimalString().openapi({ example: '100.000000' }),
   })
   .strict()
   .openapi('SandboxFund');
@@ -105,7 +107,8 @@ const clockRoute = createRoute({
   method: 'post',
   path: '/sandbox/clock/advance',
   tags: ['Sandbox'],
-  summary: "Move the service clock forward, so expiries and delays pass without waiting (sandbox only)",
+  summary: "Move your clock forward, so expiries and delays pass without waiting (sandbox only)",
+  description: "Each partner has a clock of its own: moving yours changes nothing of another partner's. Every process of the service sees it.",
   request: {
     body: { required: true, content: { 'application/json': { schema: z.object({ seconds: z.number().int().min(1).max(31 * 86400) }).strict().openapi('SandboxClockAdvance') } } },
   },
@@ -152,9 +155,9 @@ export function sandboxApp(deps: Deps) {
       const body = c.req.valid('json');
       const partnerId = c.get('partnerId');
       const amount = parseAmount(body.amount, body.stablecoin);
-      if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message }]);
+      if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
       const customer = await getCustomer(db, partnerId, body.customerId);
-      if (!customer) throw notFound('Customer');
+      if (!customer) throw unknownReference('customerId', 'customer');
       const wallet = (await walletsOf(db, partnerId, [customer.id])).find((w) => w.blockchain === body.blockchain);
       if (!wallet) throw new AppError('INVALID_STATE', 'The customer has no wallets yet: wallets are provisioned when verification is APPROVED.');
       const value = amount.value.toFixed(6);
@@ -182,7 +185,10 @@ export function sandboxApp(deps: Deps) {
     )
     .openapi(clockRoute, async (c) => {
       const { seconds } = c.req.valid('json');
-      return c.json({ now: (deps.clock as AdjustableClock).advance(seconds).toISOString() }, 200);
+      // This partner's clock only: another partner's quotes and payment windows keep their own time.
+      const offsetMs = await advancePartnerClock(db, c.get('partnerId'), seconds * 1000);
+      wakeWorkers(); // jobs may be due now on this partner's clock
+      return c.json({ now: new Date(Date.now() + offsetMs).toISOString() }, 200);
     })
     .openapi(reviewRoute, async (c) => {
       const { id } = c.req.valid('param');

@@ -1,4 +1,4 @@
-// The built browser assets: the script-tag bundle at /sdk (loadable cross-origin as a module) and the demo page at /.
+// The built browser assets: the script-tag bundle at /sdk (loadable cross-origin as a module) and, in sandbox only, the demo page at /.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -7,24 +7,41 @@ import { compress } from 'hono/compress';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-export function staticApp() {
+/** `onboarding-BsHDIdG4.js`, `messages-pt-BR-core-2f4JyLWB.js` (and their maps): Vite's `[name]-[hash].js` chunks. */
+export function isHashedChunk(path: string): boolean {
+  return /\/sdk\/[\w.~-]+-[\w-]{8}\.js(\.map)?$/.test(path) && !path.endsWith('/ramp-widget.js');
+}
+
+/** `demo`: serve the demo page and its assets (sandbox); in production they do not exist (404). */
+export function staticApp(opts: { demo: boolean }) {
   const app = new Hono();
   if (!existsSync(`${dist}sdk`)) {
     const missing = (c: { text: (t: string, s: 503) => Response }) => c.text('The browser bundle is not built: run `npm run build` (npm start does it for you).', 503);
     app.get('/sdk/*', missing);
-    app.get('/', missing);
+    if (opts.demo) app.get('/', missing);
     return app;
   }
-  // 370 kB of JavaScript travel as about 100 kB.
   app.use('/sdk/*', compress());
-  app.use('/assets/*', compress());
+  // The build manifest (chunk graph, for the size budget) is not for the browser.
+  app.get('/sdk/.vite/*', (c) => c.notFound());
   app.use('/sdk/*', async (c, next) => {
     await next();
-    // Partners load the bundle from their own origin with <script type="module">, which needs CORS.
+    // Partners load the loader and its chunks from their own origin with <script type="module">, which needs CORS.
     c.res.headers.set('access-control-allow-origin', '*');
-    c.res.headers.set('cache-control', 'public, max-age=300');
+    // The loader keeps its name across releases: cached briefly. Chunks carry a content hash: cached for good.
+    c.res.headers.set('cache-control', c.res.ok && isHashedChunk(c.req.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
   });
   app.use('/sdk/*', serveStatic({ root: dist }));
+  if (!opts.demo) return app;
+  // The demo page mints sessions for itself: it is never framed (no clickjacking of its buttons).
+  const noFrames = async (c: { res: Response }, next: () => Promise<void>) => {
+    await next();
+    c.res.headers.set('x-frame-options', 'DENY');
+    c.res.headers.set('content-security-policy', "frame-ancestors 'none'");
+  };
+  app.use('/', noFrames);
+  app.use('/index.html', noFrames);
+  app.use('/assets/*', compress());
   app.use('/assets/*', serveStatic({ root: `${dist}demo` }));
   app.get('/', serveStatic({ root: `${dist}demo`, path: 'index.html' }));
   app.get('/index.html', serveStatic({ root: `${dist}demo`, path: 'index.html' }));

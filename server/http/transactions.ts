@@ -9,7 +9,7 @@ import { CustomerIdParam as IdParam } from './customer-path';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
 
-const created = { 201: { description: 'Created', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(400, 401, 409, 422) };
+const created = { 201: { description: 'Created', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(400, 401, 404, 409, 422) };
 
 const onRamp = createRoute({
   operationId: 'createOnRamp',
@@ -18,16 +18,10 @@ const onRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Buy stablecoin with fiat (PIX)',
   description:
-    'Give `exchangeRateId` (a LOCKED quote of this customer, redeemed once) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED). Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
+    'Give `exchangeRateId` (a LOCKED quote of this customer or of none yet, redeemed once; `sourceCurrency`, `targetCurrency` and `sourceAmount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED). Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
   request: { body: { required: true, content: { 'application/json': { schema: OnRampRequestSchema } } } },
   responses: created,
 });
-
-// The pre-v2.0.0 form (`customerId` + `payment`) is recognised, to answer with where the destination went.
-const OffRampBody = OffRampRequestSchema.extend({
-  customerId: z.unknown().optional().openapi({ deprecated: true, description: 'Removed in v2.0.0: use bankAccountId.' }),
-  payment: z.unknown().optional().openapi({ deprecated: true, description: 'Removed in v2.0.0: use bankAccountId.' }),
-}).partial({ bankAccountId: true });
 
 const offRamp = createRoute({
   operationId: 'createOffRamp',
@@ -36,8 +30,8 @@ const offRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Sell stablecoin to a bank account',
   description:
-    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED.',
-  request: { body: { required: true, content: { 'application/json': { schema: OffRampBody } } } },
+    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED.',
+  request: { body: { required: true, content: { 'application/json': { schema: OffRampRequestSchema } } } },
   responses: created,
 });
 
@@ -73,23 +67,27 @@ const list = createRoute({
 
 export function transactionsApp(deps: Deps) {
   const { db } = deps.store;
-  return openApiApp()
-    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(offRamp, async (c) => {
-      const { customerId, payment, bankAccountId, ...rest } = c.req.valid('json');
-      if (customerId !== undefined || payment !== undefined || !bankAccountId) {
+  const app = openApiApp();
+  // The pre-v2.0.0 off-ramp (`customerId` + `payment`) is not in the schema; it is recognised here, before validation, to
+  // answer where the destination went.
+  app.use('/transactions/off-ramp', async (c, next) => {
+    if (c.req.method === 'POST') {
+      const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+      if (body && typeof body === 'object' && ('customerId' in body || 'payment' in body) && !('bankAccountId' in body)) {
         throw invalid([
           {
             path: 'bankAccountId',
             message:
-              customerId !== undefined || payment !== undefined
-                ? 'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id'
-                : 'is required',
+              'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id',
           },
         ]);
       }
-      return c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), { ...rest, bankAccountId })), 201);
-    })
+    }
+    return next();
+  });
+  return app
+    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(read, async (c) => {
       const row = await getTransaction(db, c.get('partnerId'), c.req.valid('param').id);

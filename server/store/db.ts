@@ -1,4 +1,5 @@
 // Opens the database: embedded PGlite in a data dir by default, PostgreSQL through `pg` when a URL is given; applies the migrations.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -16,6 +17,7 @@ export type Db = PgDatabase<any, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Store {
+  /** The database; inside `withTransaction` it is that transaction (its `transaction()` a savepoint). */
   db: Db;
   kind: 'pglite' | 'postgres';
   /** True when the database answers a trivial query. */
@@ -30,12 +32,67 @@ export interface StoreOptions {
   dataDir?: string;
   /** PostgreSQL schema to use (created if missing); tests isolate each run in its own. */
   schema?: string;
+  /** PostgreSQL pool: connections, connect timeout, statement timeout. */
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  /** Told about connection errors that the pool survived (a terminated backend, a dropped socket). */
+  onConnectionError?: (err: Error) => void;
+}
+
+const ambient = new AsyncLocalStorage<{ base: Db; tx: Db | undefined }>();
+const baseOf = new WeakMap<Db, Db>();
+
+/**
+ * Runs `fn` inside one transaction of `db` that every query through a store's `db` joins (flows' own
+ * `transaction()` calls become savepoints). The idempotency layer uses it so that an effect and its stored
+ * response commit together.
+ *
+ * The scope ends when `fn` does, though its async context lives on in whatever `fn` started (a timer, a listener,
+ * a promise left running): the transaction's connection goes back to the pool, maybe into another request's
+ * transaction, so a later query through `db` takes a connection of its own.
+ */
+export function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const base = baseOf.get(db) ?? db;
+  return db.transaction(async (tx) => {
+    const scope = { base, tx: tx as unknown as Db | undefined };
+    try {
+      return await ambient.run(scope, () => fn(tx));
+    } finally {
+      scope.tx = undefined;
+    }
+  });
+}
+
+/** A `Db` that is the ambient transaction while there is one, else the database itself. */
+function ambientDb(base: Db): Db {
+  const proxy = new Proxy(base, {
+    get(target, prop) {
+      const scope = ambient.getStore();
+      const current = (scope?.base === target && scope.tx ? scope.tx : target) as unknown as Record<PropertyKey, unknown>;
+      const v = current[prop];
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
+    },
+  });
+  baseOf.set(proxy, base);
+  return proxy;
+}
+
+/** True for errors that mean "the database is not reachable right now" rather than "this query is wrong". */
+export function isConnectionError(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|terminating connection|the database system is (starting up|shutting down)|Client was closed/i.test(message)) return true;
+  }
+  return false;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function openStore(opts: StoreOptions): Promise<Store> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.schema);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts);
   return openPglite(opts.dataDir ?? './.ramp-data');
 }
 
@@ -43,8 +100,9 @@ async function openPglite(dataDir: string): Promise<Store> {
   const dir = dataDir.startsWith('memory://') ? dataDir : `${dataDir.replace(/\/+$/, '')}/pg`;
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  const base = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(base as never, { migrationsFolder });
+  const db = ambientDb(base);
   return {
     db,
     kind: 'pglite',
@@ -53,11 +111,13 @@ async function openPglite(dataDir: string): Promise<Store> {
   };
 }
 
-async function openPostgres(url: string, searchSchema?: string): Promise<Store> {
+async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
+  const searchSchema = opts.schema;
   if (searchSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(searchSchema)) throw new Error(`invalid schema name ${searchSchema}`);
   const options = searchSchema ? `-c search_path=${searchSchema}` : undefined;
   // Migrations run on one connection holding an advisory lock, so N processes starting together migrate once.
-  const admin = new pg.Client({ connectionString: url, options });
+  const admin = new pg.Client({ connectionString: url, options, connectionTimeoutMillis: opts.connectTimeoutMs });
+  admin.on('error', () => undefined); // a dropped connection fails the query that used it; that is reported
   await admin.connect();
   try {
     await admin.query(`SELECT pg_advisory_lock(hashtext('ramp-migrations'))`);
@@ -67,21 +127,51 @@ async function openPostgres(url: string, searchSchema?: string): Promise<Store> 
   } finally {
     await admin.end();
   }
-  const pool = new pg.Pool({ connectionString: url, options, max: 20 });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const pool = new pg.Pool({
+    connectionString: url,
+    options,
+    max: opts.poolSize ?? 20,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
+    statement_timeout: opts.statementTimeoutMs || undefined,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // Without these a backend terminated under an idle or checked-out client is an unhandled 'error' event: the process dies.
+  // One lost connection usually means all of them (a restart, a network cut): idle ones that have not noticed
+  // yet are dropped too, so that the first requests after the database returns do not meet dead sockets.
+  const evictIdle = () => {
+    const internal = pool as unknown as { _idle?: { client: unknown }[]; _remove?: (client: unknown) => void };
+    if (!Array.isArray(internal._idle) || typeof internal._remove !== 'function') return;
+    for (const item of internal._idle.slice()) internal._remove.call(pool, item.client);
+  };
+  const report = (err: Error) => {
+    evictIdle();
+    opts.onConnectionError?.(err);
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db);
+  let closed: Promise<void> | undefined;
   return {
     db,
     kind: 'postgres',
-    ping: () => ping(db),
-    close: () => pool.end(),
+    ping: () => ping(db, opts.connectTimeoutMs ?? 5000),
+    close: () => (closed ??= pool.end()),
   };
 }
 
-async function ping(db: Db): Promise<boolean> {
+async function ping(db: Db, timeoutMs = 5000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await db.execute(sql`select 1`);
-    return true;
+    return await Promise.race([
+      db.execute(sql`select 1`).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,9 +1,12 @@
 // The file store: document bytes by content hash. Local directory by default; the interface is small so S3 or GCS can replace it.
+// A file is first staged (a temporary object, hashed while it streams), then published to its content address inside the
+// database transaction that records its document row, or discarded. Nothing half-written is ever published.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface StoredFile {
@@ -11,41 +14,121 @@ export interface StoredFile {
   size: number;
 }
 
-export interface FileStore {
-  /** Streams `source` into the store; never holds the whole file in memory. Rejects (and keeps nothing) if `source` errors. */
-  put(source: Readable): Promise<StoredFile>;
-  open(sha256: string): Promise<Readable | undefined>;
+/** A file written to a temporary place; `publish` moves it to its content address, `discard` removes it. */
+export interface StagedFile extends StoredFile {
+  /** Opaque name of the temporary copy. */
+  tempKey: string;
 }
 
+/** One entry of the store, for the orphan sweep: a published file (by hash) or a temporary one. */
+export interface StoreEntry {
+  kind: 'file' | 'temp';
+  key: string;
+  modifiedAt: Date;
+}
+
+export interface FileStore {
+  /** Streams `source` into a temporary object; never holds the whole file in memory. Rejects (and keeps nothing) if `source` errors. */
+  stage(source: Readable): Promise<StagedFile>;
+  /** Moves a staged file to its content address (the same bytes already there are simply replaced). */
+  publish(file: StagedFile): Promise<void>;
+  /** Removes the temporary copy if it is still there; never fails. */
+  discard(file: StagedFile): Promise<void>;
+  open(sha256: string): Promise<Readable | undefined>;
+  /** Every published and temporary entry with its last modification time. */
+  list(): AsyncIterable<StoreEntry>;
+  /** Removes one entry; a missing one is not an error. */
+  remove(entry: Pick<StoreEntry, 'kind' | 'key'>): Promise<void>;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const TEMP_KEY = /^[0-9a-f]{24}$/;
+
+/** Files under `dir/<first two hex>/<sha256>`, temporaries under `dir/tmp`; directories 0700 and files 0600 (KYC documents). */
 export class LocalFileStore implements FileStore {
+  private ready: Promise<void> | undefined;
+
   constructor(private readonly dir: string) {}
 
-  async put(source: Readable): Promise<StoredFile> {
-    await mkdir(join(this.dir, 'tmp'), { recursive: true });
-    const tmp = join(this.dir, 'tmp', randomBytes(12).toString('hex'));
+  private ensure(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(join(this.dir, 'tmp'), { recursive: true, mode: 0o700 });
+      // mkdir's mode does not apply to directories that already exist (an older install made them 0755).
+      await chmod(this.dir, 0o700);
+      await chmod(join(this.dir, 'tmp'), 0o700);
+    })().catch((err) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  async stage(source: Readable): Promise<StagedFile> {
+    await this.ensure();
+    const tempKey = randomBytes(12).toString('hex');
+    const tmp = join(this.dir, 'tmp', tempKey);
     const hash = createHash('sha256');
     let size = 0;
-    source.on('data', (chunk: Buffer) => {
-      hash.update(chunk);
-      size += chunk.length;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        size += chunk.length;
+        cb(null, chunk);
+      },
     });
+    const out = createWriteStream(tmp, { mode: 0o600 });
     try {
-      await pipeline(source, createWriteStream(tmp));
+      await pipeline(source, count, out);
     } catch (err) {
+      // The stream opens its file asynchronously: a source that fails first would otherwise leave the file created after the rm.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await rm(tmp, { force: true });
       throw err;
     }
-    const sha256 = hash.digest('hex');
-    const dest = this.path(sha256);
-    await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true });
-    await rename(tmp, dest);
-    return { sha256, size };
+    return { sha256: hash.digest('hex'), size, tempKey };
+  }
+
+  async publish(file: StagedFile): Promise<void> {
+    if (!SHA256.test(file.sha256) || !TEMP_KEY.test(file.tempKey)) throw new Error('not a staged file of this store');
+    await this.ensure();
+    await mkdir(join(this.dir, file.sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
+    await rename(join(this.dir, 'tmp', file.tempKey), this.path(file.sha256));
+  }
+
+  async discard(file: StagedFile): Promise<void> {
+    if (!TEMP_KEY.test(file.tempKey)) return;
+    await rm(join(this.dir, 'tmp', file.tempKey), { force: true }).catch(() => undefined);
   }
 
   async open(sha256: string): Promise<Readable | undefined> {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+    if (!SHA256.test(sha256)) return undefined;
     const p = this.path(sha256);
     return (await stat(p).catch(() => undefined)) ? createReadStream(p) : undefined;
+  }
+
+  async *list(): AsyncIterable<StoreEntry> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const sub = join(this.dir, name);
+      if (name === 'tmp') {
+        for (const key of await readdir(sub).catch(() => [] as string[])) {
+          if (!TEMP_KEY.test(key)) continue;
+          const s = await stat(join(sub, key)).catch(() => undefined);
+          if (s?.isFile()) yield { kind: 'temp', key, modifiedAt: s.mtime };
+        }
+      } else if (/^[0-9a-f]{2}$/.test(name)) {
+        for (const key of await readdir(sub).catch(() => [] as string[])) {
+          if (!SHA256.test(key) || !key.startsWith(name)) continue;
+          const s = await stat(join(sub, key)).catch(() => undefined);
+          if (s?.isFile()) yield { kind: 'file', key, modifiedAt: s.mtime };
+        }
+      }
+    }
+  }
+
+  async remove(entry: Pick<StoreEntry, 'kind' | 'key'>): Promise<void> {
+    if (entry.kind === 'file' && SHA256.test(entry.key)) await rm(this.path(entry.key), { force: true });
+    else if (entry.kind === 'temp' && TEMP_KEY.test(entry.key)) await rm(join(this.dir, 'tmp', entry.key), { force: true });
   }
 
   private path(sha256: string): string {

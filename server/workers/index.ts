@@ -12,5 +12,9 @@ export function createWorkers(deps: Deps): JobRunner {
     [TX_STEP_JOB]: (tx, job) => stepJob(tx, deps, job),
     [TX_EXPIRE_JOB]: (tx, job) => expireJob(tx, deps, job),
     [TX_PAY_JOB]: (tx, job) => autopayJob(tx, deps, job),
+  }, {
+    maxAttempts: deps.config.RAMP_JOB_MAX_ATTEMPTS,
+    retentionMs: deps.config.RAMP_JOB_RETENTION_MS,
+    cleanupIntervalMs: deps.config.RAMP_CLEANUP_INTERVAL_MS,
   });
 }

@@ -1,52 +1,102 @@
-// The job worker: claims due jobs one at a time (FOR UPDATE SKIP LOCKED), runs each in the transaction that claimed it, retries failures with backoff.
+// The job worker: claims due jobs one at a time (FOR UPDATE SKIP LOCKED), runs each in the transaction that claimed
+// it, retries failures with backoff and parks what cannot succeed; cleans up old rows in the background.
+import { AsyncResource } from 'node:async_hooks';
 import type { Clock } from '../clock';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
-import type { Db, Tx } from '../store/db';
-import { claimDueJob, finishJob, type JobRow, retryJob } from '../store/queries/jobs';
+import { type Db, isConnectionError, type Tx } from '../store/db';
+import { deleteExpiredKeys } from '../store/queries/idempotency';
+import { claimDueJob, deleteDoneJobs, finishJob, type JobRow, jobsEnqueued, parkJob, retryJob } from '../store/queries/jobs';
 
 export type JobHandler = (tx: Tx, job: JobRow) => Promise<void>;
 
+export interface RunnerOptions {
+  /** Attempts before a failing job is parked (RAMP_JOB_MAX_ATTEMPTS). */
+  maxAttempts?: number;
+  /** Done jobs older than this are deleted (RAMP_JOB_RETENTION_MS). */
+  retentionMs?: number;
+  /** How often the cleanup runs (RAMP_CLEANUP_INTERVAL_MS); 0 turns it off. */
+  cleanupIntervalMs?: number;
+  /** Rows per cleanup statement: small, so that no delete holds locks for long. */
+  cleanupBatch?: number;
+  /** Longest pause between two polls when no job was due (the pause doubles from the interval up to this). */
+  maxIdleMs?: number;
+}
+
+/** What a failure means for the job: try again later, or stop and keep the reason. */
+export function classifyJobError(err: unknown): 'retry' | 'park' {
+  // A refusal by the rules (a ledger that does not balance, a balance too small): running it again changes nothing.
+  if (err instanceof AppError) return 'park';
+  return 'retry';
+}
+
+/** A short reason for `last_error`, logs and /readyz: the error's kind, code and first line, never query parameters. */
+export function reasonOf(err: unknown): string {
+  if (err instanceof AppError) return `${err.code}: ${err.detail}`;
+  const parts: string[] = [];
+  for (let e = err as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    const code = typeof e.code === 'string' ? ` ${e.code}` : '';
+    const message = typeof e.message === 'string' ? e.message.split('\n')[0]!.slice(0, 300) : String(e);
+    parts.push(`${typeof e.name === 'string' ? e.name : 'Error'}${code}: ${message}`);
+  }
+  return parts.join(' <- ') || String(err);
+}
+
 export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
+  private cleanupTimer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private cleaning: Promise<void> | undefined;
   private stopped = true;
+  private wake: (() => void) | undefined;
+  /** Set by `stop`: the current job step finishes, no new one starts. */
+  private stopRequested = false;
+  private readonly opts: Required<RunnerOptions>;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly handlers: Record<string, JobHandler>,
-  ) {}
+    opts: RunnerOptions = {},
+  ) {
+    this.opts = { maxAttempts: 8, retentionMs: 7 * 86_400_000, cleanupIntervalMs: 60_000, cleanupBatch: 500, maxIdleMs: 1000, ...opts };
+  }
 
   /** Runs every job that is due now; answers how many ran. Tests call it directly; `start` calls it on a timer. */
   async runDue(limit = 100): Promise<number> {
     let ran = 0;
-    while (ran < limit) {
+    while (ran < limit && !this.stopRequested) {
       const claimed = await this.db
         .transaction(async (tx) => {
-          const job = await claimDueJob(tx, this.clock.now());
+          const job = await claimDueJob(tx, new Date());
           if (!job) return false;
-          try {
-            const handler = this.handlers[job.kind];
-            if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-            // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
-            await tx.transaction((inner) => handler(inner, job));
-            await finishJob(tx, job.id, this.clock.now());
-          } catch (err) {
-            if (err instanceof AppError) {
-              // A refusal by the rules (the subject moved on): retrying would not change it.
+          // The job runs on its partner's clock, as the request that enqueued it did.
+          await this.clock.within(job.clockOffsetMs, async () => {
+            try {
+              const handler = this.handlers[job.kind];
+              if (!handler) throw new AppError('INTERNAL', `no handler for job kind ${job.kind}`);
+              // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
+              await tx.transaction((inner) => handler(inner, job));
               await finishJob(tx, job.id, this.clock.now());
-            } else {
-              const delay = Math.min(3_600_000, 1000 * 2 ** (job.attempts + 1)) * (0.5 + Math.random() / 2);
-              this.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts + 1, err }, 'job failed, will retry');
-              await retryJob(tx, job.id, new Date(this.clock.now().getTime() + delay), String((err as Error)?.message ?? err));
+            } catch (err) {
+              const attempt = job.attempts + 1;
+              const reason = reasonOf(err);
+              if (classifyJobError(err) === 'park' || attempt >= this.opts.maxAttempts) {
+                this.logger.error({ jobId: job.id, kind: job.kind, attempt, reason }, 'job parked: it will not be retried; see last_error and /readyz');
+                await parkJob(tx, job.id, this.clock.now(), reason);
+              } else {
+                const delay = Math.min(3_600_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+                this.logger.warn({ jobId: job.id, kind: job.kind, attempt, reason, retryInMs: Math.round(delay) }, 'job failed, will retry');
+                await retryJob(tx, job.id, new Date(this.clock.now().getTime() + delay), reason);
+              }
             }
-          }
+          });
           return true;
         })
         .catch((err) => {
-          this.logger.error({ err }, 'job claim failed');
+          if (isConnectionError(err)) this.logger.warn({ reason: reasonOf(err) }, 'job claim failed: database unavailable');
+          else this.logger.error({ reason: reasonOf(err) }, 'job claim failed');
           return false;
         });
       if (!claimed) break;
@@ -55,23 +105,83 @@ export class JobRunner {
     return ran;
   }
 
+  /**
+   * Deletes idempotency keys past their 24 h window and jobs done longer ago than the retention, in small
+   * batches (each its own statement) until none is left; answers how many rows went.
+   */
+  async cleanup(): Promise<{ idempotencyKeys: number; jobs: number }> {
+    const now = this.clock.now();
+    const batch = this.opts.cleanupBatch;
+    const out = { idempotencyKeys: 0, jobs: 0 };
+    for (let n = batch; n === batch && !this.stopRequested; ) out.idempotencyKeys += n = await deleteExpiredKeys(this.db, now, batch);
+    const before = new Date(now.getTime() - this.opts.retentionMs);
+    for (let n = batch; n === batch && !this.stopRequested; ) out.jobs += n = await deleteDoneJobs(this.db, before, batch);
+    if (out.idempotencyKeys || out.jobs) this.logger.info(out, 'cleanup: old rows deleted');
+    return out;
+  }
+
+  /**
+   * Polls every `intervalMs` while there is work; when a poll finds nothing due the pause doubles, up to `maxIdleMs`, so an
+   * idle worker costs a few statements a second, not dozens. A job enqueued by this process wakes the worker at once
+   * (the next poll runs `intervalMs` later, after the enqueuing transaction has had time to commit).
+   */
   start(intervalMs = 100): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const tick = () => {
+    this.stopRequested = false;
+    let idleMs = intervalMs;
+    let polling = false;
+    let woken = false;
+    // A wake comes from inside the enqueuing request, whose async context holds its (soon closed) ambient transaction and
+    // partner clock; a timer set there would carry them into every later poll. Polls run in the context of `start`.
+    const inWorkerContext = AsyncResource.bind(() => tick());
+    const schedule = (ms: number) => {
       if (this.stopped) return;
-      this.running = this.runDue()
-        .catch((err) => this.logger.error({ err }, 'worker tick failed'))
-        .then(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, intervalMs);
-        });
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(inWorkerContext, ms);
     };
+    // Bound to this context: a wake comes from a request's transaction (enqueueJob), whose async context the
+    // timer would otherwise carry into every later poll, and the worker's transactions with it.
+    const tick = AsyncResource.bind(() => {
+      if (this.stopped) return;
+      polling = true;
+      this.running = this.runDue()
+        .then((ran) => (idleMs = ran > 0 || woken ? intervalMs : Math.min(this.opts.maxIdleMs, idleMs * 2)))
+        .catch((err) => this.logger.error({ reason: reasonOf(err) }, 'worker tick failed'))
+        .then(() => {
+          polling = false;
+          woken = false;
+          schedule(idleMs);
+        });
+    });
+    this.wake = () => {
+      idleMs = intervalMs;
+      if (polling) woken = true;
+      else schedule(intervalMs);
+    };
+    jobsEnqueued.addEventListener('enqueued', this.wake);
     tick();
+    if (this.opts.cleanupIntervalMs > 0) {
+      const clean = () => {
+        if (this.stopped) return;
+        this.cleaning = this.cleanup()
+          .then(() => undefined)
+          .catch((err) => this.logger.warn({ reason: reasonOf(err) }, 'cleanup failed; next round retries'))
+          .then(() => {
+            if (!this.stopped) this.cleanupTimer = setTimeout(clean, this.opts.cleanupIntervalMs);
+          });
+      };
+      this.cleanupTimer = setTimeout(clean, Math.min(5_000, this.opts.cleanupIntervalMs));
+    }
   }
 
+  /** Lets the job step in progress finish, starts no other, and resolves when the worker is idle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopRequested = true;
+    if (this.wake) jobsEnqueued.removeEventListener('enqueued', this.wake);
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    if (this.cleanupTimer) clearTimeout(this.cleanupTimer);
+    await Promise.all([this.running, this.cleaning]);
   }
 }

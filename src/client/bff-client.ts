@@ -1,10 +1,10 @@
 // A small typed client for the widget-facing `/bff` routes: session bearer token, Idempotency-Key on writes, typed failures.
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { createHttp, HttpStatusError, HttpTimeoutError, type RequestOptions } from './http';
 import type { CreateCustomerRequest } from '../contract/customers';
 import type { BffCustomerCreated } from '../contract/widget-sessions';
 import type { BffQuoteRequest, Quote } from '../contract/exchange-rates';
 import type { Customer } from '../contract/customers';
-import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, Verification } from '../contract/kyc';
+import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, UpdateAssociatedParty, Verification } from '../contract/kyc';
 import { NetworkError, ProblemError } from './problem';
 import type { Pagination } from '../contract/common';
 import type { BankAccount, CreateBankAccount } from '../contract/bank-accounts';
@@ -22,6 +22,12 @@ export interface BffClientOptions {
   /** How often a call that got no answer (or a 502/503/504/429) is repeated; writes carry an Idempotency-Key, so this is safe. */
   retries?: number;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Called when the server answers 401 (the session expired or was revoked): resolve true once `session()` returns a
+   * fresh token, and the request is sent once more with it; false (or no hook) makes the call fail with UNAUTHENTICATED.
+   * `refused` is the token the refused request carried: when it is no longer the session, renewal already happened.
+   */
+  renewSession?: (refused: string | undefined) => Promise<boolean>;
 }
 
 export interface WriteOptions {
@@ -59,11 +65,15 @@ export interface BffClient {
   // KYC / KYB of the session's customer (also the hosted verification page's API, with its link token as the session).
   /** Which customer the session is bound to (`null`: an onboarding session that has not created one yet). */
   getSession(options?: ReadOptions): Promise<{ customerId: string | null; expiresAt: string }>;
-  getCustomer(options?: ReadOptions): Promise<Customer>;
+  /** `include`: `limits` adds `transactionLimits`, `balances` adds each wallet's `balances`. */
+  getCustomer(options?: ReadOptions & { include?: readonly ('limits' | 'balances')[] }): Promise<Customer>;
   updateAdditionalInformation(body: AdditionalInformation, options: WriteOptions): Promise<Customer>;
   listDocuments(options?: ReadOptions): Promise<{ data: Document[] }>;
   listAssociatedParties(options?: ReadOptions): Promise<{ data: AssociatedParty[] }>;
   createAssociatedParty(body: CreateAssociatedParty, options: WriteOptions): Promise<AssociatedParty>;
+  /** A correction while verification has not started (409 INVALID_STATE afterwards). */
+  updateAssociatedParty(id: string, body: UpdateAssociatedParty, options?: ReadOptions): Promise<AssociatedParty>;
+  deleteAssociatedParty(id: string, options?: ReadOptions): Promise<void>;
   startVerification(options: WriteOptions): Promise<Verification>;
   listVerifications(options?: ReadOptions): Promise<{ data: Verification[] }>;
   /** Sandbox only, hosted page: completes liveness as a real selfie would. */
@@ -83,64 +93,63 @@ export interface BffClient {
 }
 
 export function createBffClient(options: BffClientOptions): BffClient {
-  const http: KyInstance = ky.create({
+  const request = createHttp({
     prefixUrl: options.apiBase,
     timeout: options.timeout ?? 15_000,
-    retry: {
-      limit: options.retries ?? 2,
-      methods: ['get', 'post', 'put', 'patch', 'delete'],
-      statusCodes: [408, 429, 502, 503, 504],
-      backoffLimit: 3_000,
+    retries: options.retries ?? 2,
+    backoffLimit: 3_000,
+    headers: () => {
+      const token = options.session();
+      return { accept: 'application/json, application/problem+json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
     },
-    headers: { accept: 'application/json, application/problem+json' },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    hooks: {
-      beforeRequest: [
-        (request) => {
-          const token = options.session();
-          if (token) request.headers.set('authorization', `Bearer ${token}`);
-        },
-      ],
-    },
+    onUnauthorized: options.renewSession && ((authorization) => options.renewSession!(authorization?.replace(/^Bearer /, ''))),
+    fetch: options.fetch,
   });
+  const http = {
+    get: (path: string, init?: RequestOptions) => call(() => request('GET', path, init)),
+    post: (path: string, init?: RequestOptions) => call(() => request('POST', path, init)),
+    patch: (path: string, init?: RequestOptions) => call(() => request('PATCH', path, init)),
+    delete: (path: string, init?: RequestOptions) => call(() => request('DELETE', path, init)),
+  };
+  const party = (id: string) => `customer/associated-parties/${encodeURIComponent(id)}`;
+  /** The body read inside `call` too: a connection dropped mid-body is a NetworkError like any other. */
+  const json = <T>(response: Promise<Response>) => call(() => response.then((r) => r.json() as Promise<T>));
 
   return {
     createCustomer: (body, { idempotencyKey, signal }) =>
-      call(() => http.post('customers', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<BffCustomerCreated>()),
+      json<BffCustomerCreated>(http.post('customers', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     createQuote: (body, { idempotencyKey, signal } = {}) =>
-      call(() => http.post('exchange-rates', { json: body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}, signal }).json<Quote>()),
-    getSession: ({ signal } = {}) => call(() => http.get('session', { signal }).json<{ customerId: string | null; expiresAt: string }>()),
-    getCustomer: ({ signal } = {}) => call(() => http.get('customer', { signal }).json<Customer>()),
+      json<Quote>(http.post('exchange-rates', { json: body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}, signal })),
+    getSession: ({ signal } = {}) => json<{ customerId: string | null; expiresAt: string }>(http.get('session', { signal })),
+    getCustomer: ({ signal, include } = {}) => json<Customer>(http.get(include ? `customer?include=${include}` : 'customer', { signal })),
     updateAdditionalInformation: (body, { idempotencyKey, signal }) =>
-      call(() => http.patch('customer/additional-information', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Customer>()),
-    listDocuments: ({ signal } = {}) => call(() => http.get('customer/documents', { signal }).json<{ data: Document[] }>()),
-    listAssociatedParties: ({ signal } = {}) => call(() => http.get('customer/associated-parties', { signal }).json<{ data: AssociatedParty[] }>()),
+      json<Customer>(http.patch('customer/additional-information', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
+    listDocuments: ({ signal } = {}) => json<{ data: Document[] }>(http.get('customer/documents', { signal })),
+    listAssociatedParties: ({ signal } = {}) => json<{ data: AssociatedParty[] }>(http.get('customer/associated-parties', { signal })),
+    updateAssociatedParty: (id, body, { signal } = {}) => json<AssociatedParty>(http.patch(party(id), { json: body, signal })),
+    deleteAssociatedParty: (id, { signal } = {}) => http.delete(party(id), { signal }).then(() => undefined),
     createAssociatedParty: (body, { idempotencyKey, signal }) =>
-      call(() => http.post('customer/associated-parties', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<AssociatedParty>()),
+      json<AssociatedParty>(http.post('customer/associated-parties', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     startVerification: ({ idempotencyKey, signal }) =>
-      call(() => http.post('customer/verifications', { headers: { 'idempotency-key': idempotencyKey }, signal }).json<Verification>()),
-    listVerifications: ({ signal } = {}) => call(() => http.get('customer/verifications', { signal }).json<{ data: Verification[] }>()),
+      json<Verification>(http.post('customer/verifications', { headers: { 'idempotency-key': idempotencyKey }, signal })),
+    listVerifications: ({ signal } = {}) => json<{ data: Verification[] }>(http.get('customer/verifications', { signal })),
     simulateLiveness: ({ idempotencyKey, signal }) =>
-      call(() => http.post('customer/liveness/simulate', { headers: { 'idempotency-key': idempotencyKey }, signal }).json<Customer>()),
+      json<Customer>(http.post('customer/liveness/simulate', { headers: { 'idempotency-key': idempotencyKey }, signal })),
     createOnRamp: (body, { idempotencyKey, signal }) =>
-      call(() => http.post('transactions/on-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Transaction>()),
+      json<Transaction>(http.post('transactions/on-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     createOffRamp: (body, { idempotencyKey, signal }) =>
-      call(() => http.post('transactions/off-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<Transaction>()),
-    getTransaction: (id, { signal } = {}) => call(() => http.get(`transactions/${encodeURIComponent(id)}`, { signal }).json<Transaction>()),
+      json<Transaction>(http.post('transactions/off-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
+    getTransaction: (id, { signal } = {}) => json<Transaction>(http.get(`transactions/${encodeURIComponent(id)}`, { signal })),
     listTransactions: (query = {}, { signal } = {}) =>
-      call(() => http.get('transactions', { searchParams: pageParams(query), signal }).json<Page<Transaction>>()),
+      json<Page<Transaction>>(http.get('transactions', { searchParams: pageParams(query), signal })),
     listBankAccounts: (query = {}, { signal } = {}) =>
-      call(() => http.get('bank-accounts', { searchParams: pageParams(query), signal }).json<Page<BankAccount>>()),
+      json<Page<BankAccount>>(http.get('bank-accounts', { searchParams: pageParams(query), signal })),
     createBankAccount: (body, { idempotencyKey, signal }) =>
-      call(() => http.post('bank-accounts', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal }).json<BankAccount>()),
+      json<BankAccount>(http.post('bank-accounts', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     deleteBankAccount: (id, { signal } = {}) =>
-      call(async () => void (await http.delete(`bank-accounts/${encodeURIComponent(id)}`, { signal }))),
+      http.delete(`bank-accounts/${encodeURIComponent(id)}`, { signal }).then(() => undefined),
     simulatePayment: (transactionId, { idempotencyKey, signal }) =>
-      call(() =>
-        http
-          .post(`sandbox/transactions/${encodeURIComponent(transactionId)}/pay`, { headers: { 'idempotency-key': idempotencyKey }, signal })
-          .json<Transaction>(),
-      ),
+      json<Transaction>(http.post(`sandbox/transactions/${encodeURIComponent(transactionId)}/pay`, { headers: { 'idempotency-key': idempotencyKey }, signal })),
   };
 }
 
@@ -152,13 +161,13 @@ function pageParams(query: PageQuery): URLSearchParams {
   return params;
 }
 
-/** Runs a ky call and turns its failures into `ProblemError` / `NetworkError`; an abort stays an `AbortError`. */
+/** Runs a request and turns its failures into `ProblemError` / `NetworkError`; an abort stays an `AbortError`. */
 async function call<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof HTTPError) throw new ProblemError(error.response.status, await readBody(error.response), error.response.statusText);
-    if (error instanceof TimeoutError) throw new NetworkError('timeout', error);
+    if (error instanceof HttpStatusError) throw new ProblemError(error.response.status, await readBody(error.response), error.response.statusText);
+    if (error instanceof HttpTimeoutError) throw new NetworkError('timeout', error);
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     if (error instanceof TypeError) throw new NetworkError('unreachable', error);
     throw error;

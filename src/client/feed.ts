@@ -1,5 +1,5 @@
-// Where live updates (a customer under review, a transaction in flight) come from: polling today; the SSE stream
-// (`/bff/events`) plugs in behind the same `Feed`, so the components that follow a resource do not change when it lands.
+// Where live updates (a customer under review, a transaction in flight) come from: polling, or the SSE stream
+// (`/bff/events`, src/client/event-stream.ts) behind the same `Feed`, with polling while the stream is down.
 
 export interface FeedListener<T> {
   next(value: T): void;

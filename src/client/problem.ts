@@ -3,7 +3,10 @@ import type { Problem } from '../contract/common';
 
 export interface FieldProblem {
   path: string;
+  /** English, for logs: never matched on. */
   message: string;
+  /** Stable reason (src/contract/field-codes.ts), what the components translate. */
+  code?: string;
 }
 
 /** Codes for answers that carried no problem body (a proxy's 502 page, say), by status. */

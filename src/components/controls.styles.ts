@@ -1,7 +1,9 @@
 // Form controls, buttons, alerts, badges and progress shared by the KYC components; each host maps `--_input-*` / `--_button-*` to its own tier-2 tokens.
 import { css } from 'lit';
+import { supportReferenceStyles } from './support-reference';
 
 export const controlStyles = css`
+  ${supportReferenceStyles}
   :host {
     display: block;
     font-family: var(--_font-family);
@@ -166,6 +168,18 @@ export const controlStyles = css`
     text-decoration: underline;
     font-weight: 400;
   }
+  /* touch: 44 px targets */
+  @media (pointer: coarse) {
+    button,
+    button.small,
+    button.link,
+    .choice,
+    input:not([type='radio'], [type='checkbox'], [type='file']),
+    select {
+      min-height: max(2.75em, 44px);
+      min-width: 44px;
+    }
+  }
   button[aria-disabled='true'] {
     cursor: progress;
     opacity: 0.75;
@@ -177,6 +191,7 @@ export const controlStyles = css`
     display: flex;
     gap: 0.6em;
     align-items: flex-start;
+    min-height: 2.75em;
     padding: 0.5em 0.75em;
     border: 1px solid var(--_color-border);
     border-radius: var(--_radius);

@@ -1,6 +1,6 @@
 // The bank-account contract: payout destinations over PIX (BRL), SEPA (EUR) and SWIFT (USD), with a holder verified at level BASIC.
 import { z } from '@hono/zod-openapi';
-import { PlainDate, Uuid } from './common';
+import { PlainDate, Text, Uuid } from './common';
 import { VerificationStatusSchema } from './customers';
 
 export const PIX_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
@@ -8,51 +8,53 @@ export const RELATIONSHIPS = ['SELF', 'FRIEND', 'RELATIVE', 'EMPLOYEE'] as const
 
 const HolderAddress = z
   .object({
-    line1: z.string().trim().min(1).max(200),
-    city: z.string().trim().min(1).max(100),
-    state: z.string().trim().min(1).max(100),
-    postalCode: z.string().trim().min(1).max(20),
-    country: z.string().trim().toUpperCase().length(3, 'must be an ISO 3166-1 alpha-3 code such as BRA'),
+    line1: Text({ min: 1, max: 200 }),
+    city: Text({ min: 1, max: 100 }),
+    state: Text({ min: 1, max: 100 }),
+    postalCode: Text({ min: 1, max: 20 }),
+    country: Text({ max: 100 }).toUpperCase().length(3, 'must be an ISO 3166-1 alpha-3 code such as BRA'),
   })
   .strict();
 
 export const PixIdentifierSchema = z
-  .object({ keyType: z.enum(PIX_KEY_TYPES), keyValue: z.string().trim().min(1).max(140) })
+  .object({ keyType: z.enum(PIX_KEY_TYPES), keyValue: Text({ min: 1, max: 140 }) })
   .strict()
   .openapi('PixIdentifier', { description: 'CPF/CNPJ with check digits, EMAIL, PHONE as +55…, EVP a random key (UUID).' });
 export const SepaIdentifierSchema = z
-  .object({ iban: z.string().trim().min(5).max(42), bic: z.string().trim().min(8).max(11).optional() })
+  .object({ iban: Text({ min: 5, max: 42 }), bic: Text({ min: 8, max: 11 }).optional() })
   .strict()
   .openapi('SepaIdentifier', { description: 'IBAN checked by mod-97; BIC optional.' });
 export const SwiftIdentifierSchema = z
   .object({
-    accountNumber: z.string().trim().min(4).max(34),
-    bic: z.string().trim().min(8).max(11),
-    bankName: z.string().trim().min(1).max(140),
-    bankCountry: z.string().trim().toUpperCase().length(3),
+    accountNumber: Text({ min: 4, max: 34 }),
+    bic: Text({ min: 8, max: 11 }),
+    bankName: Text({ min: 1, max: 140 }),
+    bankCountry: Text({ max: 100 }).toUpperCase().length(3),
   })
   .strict()
   .openapi('SwiftIdentifier');
 
-export const HolderSchema = z
-  .object({
+const holderShape = {
     type: z.enum(['INDIVIDUAL', 'BUSINESS']),
     relationship: z.enum(RELATIONSHIPS),
-    name: z.string().trim().min(1).max(200).optional().openapi({ description: 'Individual holders' }),
-    legalName: z.string().trim().min(1).max(200).optional().openapi({ description: 'Business holders' }),
-    taxId: z.string().trim().min(1).max(40),
+    name: Text({ min: 1, max: 200 }).optional().openapi({ description: 'Individual holders' }),
+    legalName: Text({ min: 1, max: 200 }).optional().openapi({ description: 'Business holders' }),
+    taxId: Text({ min: 1, max: 40 }).openapi({
+      description:
+        "SELF: the customer's own taxId. A counterparty's is judged by `address.country`: a CPF (individual) or CNPJ (business) in Brazil, 4–32 letters and digits elsewhere.",
+    }),
     birthDate: PlainDate.optional().openapi({ description: 'Individual holders; optional for counterparties' }),
-    incorporationDate: PlainDate.optional(),
-    email: z.email().max(254).optional(),
+    incorporationDate: PlainDate.optional().openapi({ description: 'Business holders; optional, not in the future' }),
+    email: z.email().max(254).optional().openapi({ description: 'Business holders; optional' }),
     address: HolderAddress,
-  })
-  .strict()
-  .openapi('BankAccountHolder');
+};
+
+export const HolderSchema = z.object(holderShape).strict().openapi('BankAccountHolder');
 
 export const CreateBankAccountSchema = z
   .object({
     customerId: Uuid,
-    name: z.string().trim().min(1).max(100).openapi({ example: 'My Itaú account' }),
+    name: Text({ min: 1, max: 100 }).openapi({ example: 'My Itaú account' }),
     type: z.literal('EXTERNAL'),
     rail: z.enum(['PIX', 'SEPA', 'SWIFT']),
     currency: z.enum(['BRL', 'EUR', 'USD']).openapi({ description: 'BRL for PIX, EUR for SEPA, USD for SWIFT' }),
@@ -72,7 +74,10 @@ export const BankAccountSchema = z
     rail: z.enum(['PIX', 'SEPA', 'SWIFT']),
     currency: z.enum(['BRL', 'EUR', 'USD']),
     identifier: z.record(z.string(), z.string()),
-    holder: HolderSchema.extend({ verification: z.object({ status: VerificationStatusSchema, level: z.literal('BASIC') }) }),
+    // A schema of its own, not an `allOf` of the closed request holder and `verification` (no object satisfies that).
+    holder: z
+      .object({ ...holderShape, verification: z.object({ status: VerificationStatusSchema, level: z.literal('BASIC') }) })
+      .openapi('BankAccountHolderRecord'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

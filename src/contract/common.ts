@@ -1,5 +1,7 @@
 // Shapes every resource shares: problems (RFC 9457), pagination, ids, dates.
 import { z } from '@hono/zod-openapi';
+import { FIELD_ERROR_CODES } from './field-codes';
+import { cleanText, hasControlCharacter, METADATA_LIMITS, metadataIssues, MULTILINE_TEXT_PATTERN, TEXT_PATTERN, textErrorMessages } from './text';
 
 export const Uuid = z.uuid().openapi({ example: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d' });
 
@@ -11,7 +13,16 @@ export const ProblemSchema = z
     detail: z.string().openapi({ example: 'taxId: not a valid CPF' }),
     code: z.string().openapi({ example: 'VALIDATION_FAILED' }),
     errors: z
-      .array(z.object({ path: z.string().openapi({ example: 'taxId' }), message: z.string() }))
+      .array(
+        z.object({
+          path: z.string().openapi({ example: 'sourceAmount' }),
+          message: z.string().openapi({ description: 'English, for people reading logs; may change. Translate `code` instead.', example: 'BRL amounts have at most 2 decimal places' }),
+          code: z
+            .enum(FIELD_ERROR_CODES)
+            .optional()
+            .openapi({ description: 'Stable reason, for clients to translate. Absent where no stable code applies yet.', example: 'TOO_MANY_DECIMALS' }),
+        }),
+      )
       .optional(),
     requestId: z.string().openapi({ example: 'req_01936f2a7c1e7aa89d4b3f1c2e5a6b7d' }),
   })
@@ -23,11 +34,12 @@ export type Problem = z.infer<typeof ProblemSchema>;
 export const PageQuery = z.object({
   size: z.coerce.number().int().min(1).max(100).default(25).openapi({ description: 'Items per page, 1 to 100.', example: 25 }),
   cursor: z
-    .string()
-    .min(1)
-    .max(200)
+    .uuid('is not a cursor this API returned (a uuid)')
     .optional()
-    .openapi({ description: 'Opaque: the `nextCursor` or `previousCursor` of an earlier page.' }),
+    .openapi({
+      description:
+        'A uuid: the `nextCursor` or `previousCursor` of an earlier page. The page answered is the items after this id in list order (newest first); `previousCursor` points just above the previous page (`ffffffff-ffff-ffff-ffff-ffffffffffff` = from the top), so one parameter serves both directions.',
+    }),
 });
 
 export const PaginationSchema = z
@@ -35,8 +47,8 @@ export const PaginationSchema = z
     size: z.number().int(),
     hasNextPage: z.boolean(),
     hasPreviousPage: z.boolean(),
-    nextCursor: z.string().nullable(),
-    previousCursor: z.string().nullable(),
+    nextCursor: z.uuid().nullable().openapi({ description: 'Pass as `cursor` for the next (older) page; null on the last page.' }),
+    previousCursor: z.uuid().nullable().openapi({ description: 'Pass as `cursor` for the previous (newer) page; null on the first page.' }),
   })
   .openapi('Pagination', { description: 'Newest first. Pass `nextCursor` for older items, `previousCursor` for newer ones.' });
 
@@ -53,3 +65,49 @@ export const PlainDate = z
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, 'is not a calendar date')
   .openapi({ format: 'date', example: '1990-05-17' });
+
+export interface TextOptions {
+  min?: number;
+  max: number;
+  /** Strip leading and trailing white space first (default true). */
+  trim?: boolean;
+  /** Keep `\n` and `\t` inside (default false: one line). */
+  multiline?: boolean;
+}
+
+/**
+ * Every string the API accepts: NFC-normalised, trimmed unless `trim: false`, then refused (400 naming the field) when it
+ * holds a control character such as NUL or malformed Unicode, or is outside `min`..`max`. The rule lives in `./text`.
+ */
+export const Text = (o: TextOptions) => {
+  const multiline = o.multiline ?? false;
+  let s = z
+    .string()
+    .overwrite((v) => cleanText(v, { trim: o.trim ?? true, multiline }))
+    .refine((v) => !hasControlCharacter(v, multiline), textErrorMessages.controlCharacter);
+  if (o.min) s = s.min(o.min);
+  return s.max(o.max).openapi({ pattern: multiline ? MULTILINE_TEXT_PATTERN : TEXT_PATTERN });
+};
+
+/** For zod string formats (URLs) that take no `Text`: the same refusal of control characters, as a `refine`. */
+export const NoControlCharacters = { test: (v: string) => !hasControlCharacter(v), message: textErrorMessages.controlCharacter };
+
+/** A value that is matched as a whole (amounts, codes, rates): no trimming, no control characters. */
+export const Token = (max: number) => Text({ max, trim: false });
+
+/** The decimal-string form the pricing rules read (no sign, exponent or spaces); the decimals allowed depend on the currency. */
+export const DECIMAL_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]+)?$';
+/** An amount or rate as a decimal string, documented with its pattern (the pricing rules check it and its decimals, naming the field). */
+export const DecimalString = (max = 40) => Token(max).openapi({ pattern: DECIMAL_PATTERN });
+
+/** Partner metadata: free-form JSON under limits that keep a customer row small and its keys printable. */
+export const MetadataSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((m, ctx) => {
+    for (const issue of metadataIssues(m)) ctx.addIssue({ code: 'custom', path: issue.path ? issue.path.split('.') : [], message: issue.message });
+  })
+  .openapi('Metadata', {
+    description: `Free-form JSON object: at most ${METADATA_LIMITS.keys} keys of 1 to ${METADATA_LIMITS.keyLength} characters, strings up to ${METADATA_LIMITS.stringLength} characters, nesting up to ${METADATA_LIMITS.depth} levels, ${METADATA_LIMITS.bytes / 1024} KB as JSON; no control characters.`,
+    example: { partnerUserId: 'u_123' },
+    maxProperties: METADATA_LIMITS.keys,
+  });

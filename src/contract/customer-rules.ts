@@ -1,6 +1,7 @@
 // Rules on a new customer that the server enforces and the components check before sending: one code, two places.
 import { isAlpha3Country } from './countries';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from './tax-id';
+import { hasControlCharacter, textErrorMessages } from './text';
 
 export const ADULT_AGE = 18;
 
@@ -14,7 +15,8 @@ export type FieldError =
   | 'futureDate'
   | 'underage'
   | 'invalidCountry'
-  | 'invalidEmail';
+  | 'invalidEmail'
+  | 'controlCharacter';
 
 export const fieldErrorMessages: Record<FieldError, string> = {
   required: 'is required',
@@ -26,6 +28,7 @@ export const fieldErrorMessages: Record<FieldError, string> = {
   underage: `must be at least ${ADULT_AGE} years ago: the customer must be an adult`,
   invalidCountry: 'must be an ISO 3166-1 alpha-3 country code such as BRA',
   invalidEmail: 'is not a valid email address',
+  controlCharacter: textErrorMessages.controlCharacter,
 };
 
 /** Today's date as YYYY-MM-DD in UTC. */
@@ -52,10 +55,19 @@ export function checkPastDate(value: string, now: Date): FieldError | undefined 
   return value > isoDay(now) ? 'futureDate' : undefined;
 }
 
-/** Brazilian customers (no country, or BRA) carry a CPF or CNPJ; others a plain alphanumeric id. */
+/** The country an individual's tax id belongs to when none is given: the service pays out over PIX, so Brazil. */
+export const DEFAULT_TAX_COUNTRY = 'BRA';
+
+/**
+ * Brazilian customers (no country, or BRA) carry a CPF or CNPJ with valid check digits. Anyone else carries their own
+ * country's tax id, which we cannot check digit by digit for ~250 countries: it is held to the shared text rule (no
+ * control characters) and bounded to 4–32 letters and digits once punctuation and spaces are stripped, which every
+ * national scheme we know fits (SSN 9, Steuer-ID 11, NIF 9, RFC 12–13, UTR 10, Codice fiscale 16).
+ */
 export function checkTaxId(value: string, type: 'INDIVIDUAL' | 'BUSINESS', country?: string): FieldError | undefined {
   if (!value) return 'required';
-  if (!country || country === 'BRA') {
+  if (hasControlCharacter(value)) return 'controlCharacter';
+  if (!country || country === DEFAULT_TAX_COUNTRY) {
     if (type === 'INDIVIDUAL') return isValidCpf(value) ? undefined : 'invalidCpf';
     return isValidCnpj(value) ? undefined : 'invalidCnpj';
   }
@@ -71,6 +83,12 @@ export function checkEmail(value: string): FieldError | undefined {
   if (!value) return 'required';
   // The same shape zod's z.email() accepts in practice: local@domain.tld, no spaces.
   return /^(?!\.)[A-Za-z0-9._%+'-]+(?<!\.)@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/.test(value) ? undefined : 'invalidEmail';
+}
+
+/** A name: present, and free of control characters (the text rule of every string the API accepts). */
+export function checkName(value: string | undefined): FieldError | undefined {
+  if (!value?.trim()) return 'required';
+  return hasControlCharacter(value.trim()) ? 'controlCharacter' : undefined;
 }
 
 export interface NewCustomerFields {
@@ -91,17 +109,18 @@ export function checkNewCustomer(c: NewCustomerFields, now: Date): Partial<Recor
     if (e) out[k] = e;
   };
   if (c.type === 'INDIVIDUAL') {
-    set('name', c.name?.trim() ? undefined : 'required');
+    set('name', checkName(c.name));
     set('birthDate', checkBirthDate(c.birthDate ?? '', now));
     if (c.country) set('country', checkCountry(c.country));
     if (c.email) set('email', checkEmail(c.email));
   } else {
-    set('legalName', c.legalName?.trim() ? undefined : 'required');
+    set('legalName', checkName(c.legalName));
     set('incorporationDate', checkPastDate(c.incorporationDate ?? '', now));
     set('country', checkCountry(c.country ?? ''));
     set('email', checkEmail(c.email ?? ''));
   }
-  const countryOk = !out.country;
-  set('taxId', checkTaxId(c.taxId ?? '', c.type, countryOk ? c.country : undefined));
+  // A country given but unknown cannot say which tax-id rule applies: the country field carries the error alone.
+  if (c.country && out.country) set('taxId', c.taxId ? undefined : 'required');
+  else set('taxId', checkTaxId(c.taxId ?? '', c.type, c.country || undefined));
   return out;
 }

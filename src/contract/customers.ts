@@ -1,34 +1,39 @@
 // The customer contract: request and response schemas of /v2/customers, and the types the BFF client and components import.
 import { z } from '@hono/zod-openapi';
-import { PageQuery, page, Uuid } from './common';
+import { BLOCKCHAINS } from './blockchains';
+import { MetadataSchema, PageQuery, page, Text, Uuid } from './common';
+import { normalizeTaxId } from './tax-id';
 
 export const CustomerTypeSchema = z.enum(['INDIVIDUAL', 'BUSINESS']).openapi('CustomerType');
 export const VerificationStatusSchema = z
   .enum(['NOT_STARTED', 'UNDER_VERIFICATION', 'APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'])
   .openapi('VerificationStatus');
 export const RequirementStatusSchema = z.enum(['NOT_SENT', 'SENT', 'APPROVED', 'REJECTED']).openapi('RequirementStatus');
-export const BlockchainSchema = z.enum(['ETHEREUM', 'BASE', 'TRON', 'POLYGON']).openapi('Blockchain');
-
-const Metadata = z
-  .record(z.string().min(1).max(40), z.unknown())
-  .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
-  .refine((m) => JSON.stringify(m).length <= 8192, 'at most 8 KB as JSON')
-  .openapi({ description: 'Free-form, up to 50 keys and 8 KB.', example: { partnerUserId: 'u_123' } });
+export const BlockchainSchema = z.enum(BLOCKCHAINS).openapi('Blockchain');
 
 const Email = z.email().max(254).openapi({ example: 'ana@example.com' });
-const Alpha3 = z.string().openapi({ description: 'ISO 3166-1 alpha-3', example: 'BRA' });
-const TaxId = z.string().min(1).max(40).openapi({ description: 'CPF (individual) or CNPJ (business) for Brazil; punctuation accepted.' });
-const Date_ = z.string().openapi({ format: 'date' });
+const Alpha3 = Text({ max: 100, trim: false }).openapi({ description: 'ISO 3166-1 alpha-3', example: 'BRA' });
+const TaxId = Text({ min: 1, max: 40, trim: false }).openapi({
+  description:
+    'The tax id issued by `country`. Brazil (also an individual without `country`): a CPF (individual) or CNPJ (business) with valid check digits. Any other country: that country\'s own tax id, 4 to 32 letters and digits. Punctuation and spaces are accepted and stripped.',
+});
+const Date_ = Text({ max: 40, trim: false }).openapi({ format: 'date' });
 
 export const CreateIndividualSchema = z
   .object({
     type: z.literal('INDIVIDUAL'),
-    name: z.string().trim().min(1).max(200).openapi({ example: 'Ana Souza' }),
+    name: Text({ min: 1, max: 200 }).openapi({ example: 'Ana Souza' }),
     taxId: TaxId.openapi({ example: '529.982.247-25' }),
     birthDate: Date_.openapi({ example: '1990-05-17' }),
     email: Email.optional(),
-    country: Alpha3.optional(),
-    metadata: Metadata.optional(),
+    // The spec gives every customer a `country`; for a person it is the country that issued the tax id (tax residence),
+    // which is not always the nationality: a foreigner living in Brazil has a CPF and says BRA.
+    country: Alpha3.optional().openapi({
+      description:
+        'ISO 3166-1 alpha-3 code of the country that issued `taxId` (the tax residence). Decides the taxId rule: BRA needs a CPF; other countries a 4–32 character tax id of their own. Absent: BRA, and the customer is recorded with BRA.',
+      example: 'BRA',
+    }),
+    metadata: MetadataSchema.optional(),
   })
   .strict()
   .openapi('CreateIndividualCustomer');
@@ -36,12 +41,12 @@ export const CreateIndividualSchema = z
 export const CreateBusinessSchema = z
   .object({
     type: z.literal('BUSINESS'),
-    legalName: z.string().trim().min(1).max(200).openapi({ example: 'Acme Pagamentos Ltda' }),
-    taxId: TaxId.openapi({ example: '11.222.333/0001-81' }),
+    legalName: Text({ min: 1, max: 200 }).openapi({ example: 'Acme Pagamentos Ltda' }),
+    taxId: TaxId.openapi({ example: '11.222.333/0005-05', description: 'Sandbox: the last digit picks the review outcome (0 or 4–9 approve; see README).' }),
     incorporationDate: Date_.openapi({ example: '2015-03-02' }),
     country: Alpha3,
     email: Email,
-    metadata: Metadata.optional(),
+    metadata: MetadataSchema.optional(),
   })
   .strict()
   .openapi('CreateBusinessCustomer');
@@ -73,11 +78,22 @@ export const RequirementSchema = z
   })
   .openapi('Requirement');
 
+export const StatusReasonSchema = z
+  .object({
+    rejectLabels: z.array(z.string()),
+    documents: z.array(z.object({ type: z.string(), status: z.string(), comment: z.string(), rejectLabels: z.array(z.string()) })),
+  })
+  .openapi('StatusReason');
+
 export const CustomerVerificationSchema = z
   .object({
     status: VerificationStatusSchema,
     level: z.literal('STANDARD'),
-    link: z.url().openapi({ description: 'Hosted verification page (liveness); valid at any time, for this customer only.' }),
+    link: z.url().openapi({
+      description:
+        'Hosted verification page (liveness) for this customer only. Minted afresh on every read and valid for 24 hours by default (`RAMP_VERIFICATION_LINK_TTL_HOURS`): read the customer again for a new one. Events and webhooks never carry it. Once the verification is APPROVED or FINAL_REJECTION the page shows the outcome alone.',
+    }),
+    statusReason: StatusReasonSchema.optional().openapi({ description: 'Present on TEMPORARY_REJECTION: the labels and documents to correct (as on the verification).' }),
   })
   .openapi('CustomerVerification');
 
@@ -95,7 +111,7 @@ export const CustomerSchema = z
     taxId: z.string().openapi({ example: '52998224725' }),
     birthDate: z.string().optional(),
     incorporationDate: z.string().optional(),
-    country: z.string().optional(),
+    country: z.string().optional().openapi({ description: 'ISO 3166-1 alpha-3: a business\'s country of incorporation, an individual\'s country of tax residence (the issuer of `taxId`).' }),
     email: z.string().optional(),
     metadata: z.record(z.string(), z.unknown()),
     wallets: z.array(WalletSchema),
@@ -113,8 +129,12 @@ export type Customer = z.infer<typeof CustomerSchema>;
 export const CustomerListQuery = PageQuery.extend({
   type: CustomerTypeSchema.optional(),
   status: VerificationStatusSchema.optional(),
-  taxId: z.string().max(40).optional(),
-  email: z.string().max(254).optional(),
+  taxId: Text({ min: 1, max: 40 })
+    .regex(/^[0-9A-Za-z./ -]+$/, 'must be the letters and digits of a tax id (punctuation . - / allowed); wildcards are not supported')
+    .refine((v) => normalizeTaxId(v).length > 0, 'must contain the letters and digits of a tax id')
+    .optional()
+    .openapi({ description: 'Exact tax id, punctuation accepted.', pattern: '^[0-9A-Za-z./ -]+$' }),
+  email: z.email('must be a whole email address; wildcards are not supported').max(254).optional().openapi({ description: 'Exact email, any case.' }),
 });
 
 export const CustomerPageSchema = page(CustomerSchema).openapi('CustomerPage');

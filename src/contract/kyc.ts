@@ -1,23 +1,23 @@
 // The KYC/KYB contract: additional information, documents, associated parties and verifications.
 import { z } from '@hono/zod-openapi';
-import { PlainDate, Uuid } from './common';
-import { VerificationStatusSchema } from './customers';
+import { NoControlCharacters, PlainDate, Text, Uuid } from './common';
+import { StatusReasonSchema, VerificationStatusSchema } from './customers';
 
 const Decimal = z
   .string()
   .regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a decimal string such as "2500.00"')
   .openapi({ example: '2500.00' });
-const Alpha3 = z.string().trim().toUpperCase().length(3, 'must be an ISO 3166-1 alpha-3 code such as BRA');
-const Phone = z.string().trim().min(4).max(32).openapi({ description: 'International format, E.164: +5511987654321', example: '+5511987654321' });
-const Tags = (example: string[]) => z.array(z.string().trim().min(1).max(60)).min(1).max(30).openapi({ example });
+const Alpha3 = Text({ max: 100 }).toUpperCase().length(3, 'must be an ISO 3166-1 alpha-3 code such as BRA');
+const Phone = Text({ min: 4, max: 32 }).openapi({ description: 'International format, E.164: +5511987654321', example: '+5511987654321' });
+const Tags = (example: string[]) => z.array(Text({ min: 1, max: 60 })).min(1).max(30).openapi({ example });
 
 export const AddressSchema = z
   .object({
     country: Alpha3.openapi({ example: 'BRA' }),
-    line1: z.string().trim().min(1).max(200).openapi({ example: 'Av. Paulista, 1000' }),
-    city: z.string().trim().min(1).max(100).openapi({ example: 'São Paulo' }),
-    state: z.string().trim().min(1).max(100).openapi({ example: 'SP' }),
-    postalCode: z.string().trim().min(1).max(20).openapi({ example: '01310-100' }),
+    line1: Text({ min: 1, max: 200 }).openapi({ example: 'Av. Paulista, 1000' }),
+    city: Text({ min: 1, max: 100 }).openapi({ example: 'São Paulo' }),
+    state: Text({ min: 1, max: 100 }).openapi({ example: 'SP' }),
+    postalCode: Text({ min: 1, max: 20 }).openapi({ example: '01310-100' }),
   })
   .strict()
   .openapi('Address');
@@ -36,12 +36,12 @@ export const IndividualAdditionalInformationSchema = z
   .object({
     type: z.literal('INDIVIDUAL'),
     ...shared,
-    firstName: z.string().trim().min(1).max(100),
-    middleName: z.string().trim().max(100).openapi({ description: 'May be an empty string.' }),
-    lastName: z.string().trim().min(1).max(100),
+    firstName: Text({ min: 1, max: 100 }),
+    middleName: Text({ max: 100 }).openapi({ description: 'May be an empty string.' }),
+    lastName: Text({ min: 1, max: 100 }),
     professionalSituation: z.enum(['EMPLOYEE', 'SELF_EMPLOYED', 'UNEMPLOYED', 'RETIRED', 'OTHER']),
-    professionalOccupation: z.string().trim().min(1).max(200),
-    sourceOfFunds: z.string().trim().min(1).max(60).openapi({ example: 'EMPLOYMENT' }),
+    professionalOccupation: Text({ min: 1, max: 200 }),
+    sourceOfFunds: Text({ min: 1, max: 60 }).openapi({ example: 'EMPLOYMENT' }),
   })
   .strict()
   .openapi('IndividualAdditionalInformation');
@@ -50,15 +50,15 @@ export const BusinessAdditionalInformationSchema = z
   .object({
     type: z.literal('BUSINESS'),
     ...shared,
-    companyType: z.string().trim().min(1).max(60).openapi({ example: 'PAYMENT_GATEWAY' }),
+    companyType: Text({ min: 1, max: 60 }).openapi({ example: 'PAYMENT_GATEWAY' }),
     annualRevenue: Decimal,
     monthlyTransactionVolume: Decimal,
-    complianceAndAML: z.string().trim().min(1).max(5000),
+    complianceAndAML: Text({ min: 1, max: 5000, multiline: true }),
     isRegulatedActivity: z.boolean(),
-    regulatedActivityDetails: z.string().trim().max(5000).openapi({ description: 'Required (non-empty) when isRegulatedActivity is true.' }),
-    website: z.url({ protocol: /^https?$/ }).max(500),
-    sourceOfFunds: z.string().trim().min(1).max(60).openapi({ example: 'COMPANY' }),
-    servicesProvided: z.string().trim().min(1).max(5000),
+    regulatedActivityDetails: Text({ max: 5000, multiline: true }).openapi({ description: 'Required (non-empty) when isRegulatedActivity is true.' }),
+    website: z.url({ protocol: /^https?$/ }).max(500).refine(NoControlCharacters.test, NoControlCharacters.message),
+    sourceOfFunds: Text({ min: 1, max: 60 }).openapi({ example: 'COMPANY' }),
+    servicesProvided: Text({ min: 1, max: 5000, multiline: true }),
   })
   .strict()
   .openapi('BusinessAdditionalInformation');
@@ -93,10 +93,10 @@ export type Document = z.infer<typeof DocumentSchema>;
 
 export const UploadDocumentSchema = z
   .object({
-    file: z.any().openapi({ type: 'string', format: 'binary', description: 'JPG, PNG or PDF (recognised by its bytes), at most 50 MB' }),
+    file: z.string().openapi({ type: 'string', format: 'binary', description: 'Required. JPG, PNG or PDF (recognised by its bytes), at most 50 MB' }),
     type: z.enum(DOCUMENT_TYPES),
-    side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).optional().openapi({ description: 'Required for ID_CARD and DRIVERS_LICENSE' }),
-    country: z.string().optional().openapi({ description: 'alpha-3' }),
+    side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).optional().openapi({ description: 'Required for ID_CARD and DRIVERS_LICENSE (each side is its own upload); ignored on other types' }),
+    country: Text({ max: 100, trim: false }).optional().openapi({ description: 'alpha-3' }),
     associatedPartyId: Uuid.optional(),
   })
   .openapi('UploadDocument');
@@ -112,9 +112,9 @@ export const CreateAssociatedPartySchema = z
       .optional()
       .openapi({ description: 'Required for UBO and SHAREHOLDER, 25 to 100.', example: '40' }),
     parentId: Uuid.optional().openapi({ description: 'A business shareholder of the same customer; the nested party may only be a SHAREHOLDER.' }),
-    name: z.string().trim().min(1).max(200).optional(),
-    legalName: z.string().trim().min(1).max(200).optional(),
-    taxId: z.string().trim().min(1).max(40),
+    name: Text({ min: 1, max: 200 }).optional(),
+    legalName: Text({ min: 1, max: 200 }).optional(),
+    taxId: Text({ min: 1, max: 40 }),
     birthDate: PlainDate.optional(),
     incorporationDate: PlainDate.optional(),
     email: z.email().max(254),
@@ -123,6 +123,13 @@ export const CreateAssociatedPartySchema = z
   .strict()
   .openapi('CreateAssociatedParty');
 export type CreateAssociatedParty = z.infer<typeof CreateAssociatedPartySchema>;
+
+/** A correction: any field of the party but its type and parent; the result is checked as a new party would be. */
+export const UpdateAssociatedPartySchema = CreateAssociatedPartySchema.omit({ type: true, parentId: true })
+  .partial()
+  .strict()
+  .openapi('UpdateAssociatedParty');
+export type UpdateAssociatedParty = z.infer<typeof UpdateAssociatedPartySchema>;
 
 export const RequirementListSchema = z.array(z.object({ name: z.string(), status: z.string(), acceptedTypes: z.array(z.string()).optional() }));
 
@@ -148,12 +155,7 @@ export const AssociatedPartySchema = z
   .openapi('AssociatedParty');
 export type AssociatedParty = z.infer<typeof AssociatedPartySchema>;
 
-export const StatusReasonSchema = z
-  .object({
-    rejectLabels: z.array(z.string()),
-    documents: z.array(z.object({ type: z.string(), status: z.string(), comment: z.string(), rejectLabels: z.array(z.string()) })),
-  })
-  .openapi('StatusReason');
+export { StatusReasonSchema };
 
 export const VerificationSchema = z
   .object({

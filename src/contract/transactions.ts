@@ -1,6 +1,6 @@
 // The transaction contract: on-ramp (fiat → stablecoin, PIX with a BR Code), off-ramp (stablecoin → a bank account), transfer.
 import { z } from '@hono/zod-openapi';
-import { Uuid } from './common';
+import { DecimalString, Text, Uuid } from './common';
 import { BlockchainSchema } from './customers';
 import { CurrencySchema, QuoteSchema, RailSchema } from './exchange-rates';
 
@@ -12,7 +12,7 @@ export const PurposeSchema = z.enum(PURPOSES).openapi('Purpose', { description: 
 
 export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).openapi('TransactionStatus');
 
-const Amount = z.string().max(40);
+const Amount = DecimalString();
 
 export const OnRampRequestSchema = z
   .object({
@@ -50,7 +50,7 @@ export const TransferRequestSchema = z
   .object({
     currency: z.enum(['USDC', 'USDT']),
     from: Uuid.openapi({ description: 'The paying customer' }),
-    to: z.string().trim().min(1).max(100).openapi({ description: 'A customer id, or an address on `blockchain`' }),
+    to: Text({ min: 1, max: 100 }).openapi({ description: 'A customer id, or an address on `blockchain`' }),
     amount: Amount,
     blockchain: BlockchainSchema.optional(),
   })
@@ -63,7 +63,7 @@ export const TransactionSchema = z
     id: Uuid,
     customerId: Uuid,
     type: z.enum(['ON_RAMP', 'OFF_RAMP', 'TRANSFER']),
-    request: z.record(z.string(), z.unknown()).openapi({ description: 'Echo of the request, with `purpose`.' }),
+    request: z.record(z.string(), z.unknown()).openapi({ description: 'Echo of the request, with `purpose` and `payment` (on-ramp `{rail}`; off-ramp the destination `{rail, keyType, keyValue}` or the SEPA/SWIFT identifier of the bank account).' }),
     quote: QuoteSchema.optional().openapi({ description: 'The priced conversion (on-ramp, off-ramp).' }),
     blockchain: BlockchainSchema,
     state: z.object({

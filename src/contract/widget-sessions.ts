@@ -1,13 +1,13 @@
 // Widget sessions: what a partner's backend asks for, and what the browser gets (a short-lived token, never the API key).
 import { z } from '@hono/zod-openapi';
-import { Uuid } from './common';
+import { NoControlCharacters, Uuid } from './common';
 import { CustomerSchema } from './customers';
 
 export const CreateWidgetSessionSchema = z
   .object({
     customerId: Uuid.optional().openapi({ description: 'Omit for an onboarding session: it may create one customer and is then bound to it.' }),
     allowedOrigins: z
-      .array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin))
+      .array(z.url({ protocol: /^https?$/ }).max(2048).refine(NoControlCharacters.test, NoControlCharacters.message).transform((u) => new URL(u).origin))
       .max(10)
       .optional()
       .openapi({ description: 'Origins allowed to use the session from a browser (CORS).', example: ['https://shop.example.com'] }),

@@ -9,3 +9,4 @@ export { RampQuoteLockedEvent, type RampQuoteLockedDetail } from './quote-locked
 export { RampQuoteExpiredEvent, type RampQuoteExpiredDetail } from './quote-expired';
 export { RampVerificationChangedEvent, type RampVerificationChangedDetail } from './verification-changed';
 export { RampDocumentUploadedEvent, type RampDocumentUploadedDetail } from './document-uploaded';
+export { RampSessionExpiringEvent, RampSessionExpiredEvent, type RampSessionExpiringDetail, type RampSessionExpiredDetail } from './session';

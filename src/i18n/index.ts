@@ -1,11 +1,16 @@
 // The translation infrastructure the components share: catalogues, locale resolution, Intl formatting, the Lit controller.
 export {
+  bundles,
   defaultLocale,
+  hasMessages,
   interpolate,
+  loadMessages,
   locales,
   messagesFor,
   translate,
   translatePlural,
+  type Bundle,
+  type BundleMessages,
   type Locale,
   type MessageKey,
   type MessageParams,

@@ -29,6 +29,11 @@ describe('KYC on the demo page', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // The hosted page runs under a strict CSP: anything it blocks (a script, a style, a fetch) shows up here.
+    const cspViolations: string[] = [];
+    page.context().on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
     const customerId = await createCustomerOnDemo(page, server);
     const o = 'ramp-onboarding';
 
@@ -66,7 +71,9 @@ describe('KYC on the demo page', () => {
     await page.waitForSelector(`${o} [data-step=liveness]`, { timeout: 20_000 });
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.click(`${o} [data-testid=start-liveness]`)]);
     await popup.waitForLoadState();
+    popup.on('pageerror', (e) => errors.push(`popup: ${e.message}`));
     assert.match(popup.url(), new RegExp(`^${server.url}/verify/`));
+    assert.match((await popup.evaluate(() => getComputedStyle(document.body).maxWidth)) ?? '', /px$/, "the page's own inline style applies (its nonce)");
     await popup.click('ramp-verification [data-testid=simulate-liveness]');
     await popup.waitForSelector('ramp-verification [data-testid=outcome]', { timeout: 20_000 });
 
@@ -76,6 +83,7 @@ describe('KYC on the demo page', () => {
     assert.equal(c.verification.status, 'APPROVED');
     assert.equal(c.wallets.length, 4);
     assert.deepEqual(errors, []);
+    assert.deepEqual(cspViolations, []);
     await popup.close();
     await page.close();
   });

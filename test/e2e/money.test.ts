@@ -5,6 +5,7 @@ import { hasError, parsePix } from 'pix-utils';
 import type { Browser } from 'playwright-core';
 import { approveOverApi, createCustomerOnDemo, fund, readApi } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
+import { taxIdEndingIn } from '../server/harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -53,13 +54,17 @@ describe('money on the demo page', () => {
     const c = await readApi(server, `/v2/customers/${customerId}?includeBalances=true`);
     const balance = c.wallets.find((w: { blockchain: string }) => w.blockchain === t.blockchain).balances[0].balance;
     assert.equal(balance, t.state.receipt.targetAmount);
+    // The built-in receiver got the webhooks of this payment, signatures verified.
+    await page.waitForSelector('#webhook-log li[data-event="onramp.success"][data-verified="true"]', { state: 'attached', timeout: 20_000 });
+    assert.equal(await page.locator('#webhook-log li[data-verified="false"]').count(), 0);
     assert.deepEqual(errors, []);
     await page.close();
   });
 
   test('from a locked sell quote to a new PIX bank account to SUCCESS', async () => {
     const page = await browser.newPage();
-    const customerId = await createCustomerOnDemo(page, server);
+    const cpf = taxIdEndingIn('cpf', 0);
+    const customerId = await createCustomerOnDemo(page, server, cpf);
     await approveOverApi(server, customerId);
     await fund(server, customerId, '100');
 
@@ -80,7 +85,8 @@ describe('money on the demo page', () => {
     await page.click('#offramp [data-testid="holder-INDIVIDUAL"]');
     await page.selectOption('#offramp #bank-relationship', 'SELF');
     await page.fill('#offramp #bank-holderName', 'Ana Souza');
-    await page.locator('#offramp #bank-taxId').pressSequentially('52998224725');
+    // A SELF account's holder is the customer: the service refuses any other tax id.
+    await page.locator('#offramp #bank-taxId').pressSequentially(cpf);
     await page.fill('#offramp #bank-line1', 'Av. Paulista, 1000');
     await page.fill('#offramp #bank-city', 'São Paulo');
     await page.fill('#offramp #bank-state', 'SP');

@@ -1,5 +1,6 @@
 // End to end on the demo page, in Chromium against the running server (no msw): an end user creates a customer, and the API key never reaches the browser.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { taxIdEndingIn } from '../server/harness';
@@ -82,6 +83,29 @@ describe('the demo page', () => {
     await page.waitForSelector('ramp-onboarding #taxId-error');
     assert.match((await page.textContent('ramp-onboarding #taxId-error')) ?? '', /\S/);
     assert.equal(await page.getAttribute('ramp-onboarding #taxId', 'aria-invalid'), 'true');
+    await page.close();
+  });
+
+  test('the page, with an event in its log, has no axe violations in light and dark (the log scrolls, so it takes focus)', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
+    await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
+    await page.fill('ramp-onboarding #name', 'Ana Souza');
+    await page.locator('ramp-onboarding #taxId').pressSequentially(taxIdEndingIn('cpf', 0));
+    await page.fill('ramp-onboarding #birthDate', '1990-05-17');
+    await page.click('ramp-onboarding [data-testid=submit]');
+    await page.waitForSelector('#event-log li[data-event="ramp-customer-created"] pre', { timeout: 20_000 });
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+        const { violations } = await axe.run(document);
+        return violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+      });
+      assert.deepEqual(violations, [], `${colorScheme}: ${violations.join('\n')}`);
+    }
     await page.close();
   });
 

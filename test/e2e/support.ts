@@ -41,6 +41,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       RAMP_API_KEY: apiKey,
       RAMP_PUBLIC_URL: url,
       RAMP_LOG_LEVEL: 'warn',
+      // A browser test mints sessions and polls far faster than a person: keep the limits out of its way.
+      RAMP_RATE_LIMIT_DEMO_SESSION: '1000/60',
+      RAMP_RATE_LIMIT_SESSION: '100000/60',
+      RAMP_RATE_LIMIT_LINK: '100000/60',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -107,6 +107,26 @@ describe('KYC through the BFF', () => {
 });
 
 describe('the hosted verification page', () => {
+  test('its API answers pages of any origin (an embedded <ramp-verification>): the link token is the only credential', async () => {
+    const preflight = await server.app.request('/verify/api/customer', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/);
+    const refused = await server.app.request('/verify/api/customer', { headers: { origin: 'https://shop.example', authorization: 'Bearer nope' } });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('access-control-allow-origin'), '*', 'the page can read why');
+  });
+
+  test('speaks the language the widget passes in ?lang=, else the browser\'s', async () => {
+    const english = { 'accept-language': 'en-US,en;q=0.9' };
+    const invalid = async (query: string) => (await server.app.request(`/verify/not-a-token${query}`, { headers: english })).text();
+    assert.match(await invalid('?lang=pt-BR'), /<html lang="pt-BR"/);
+    assert.match(await invalid(''), /<html lang="en"/);
+  });
+
   test('an invalid link is a 404 page and a 401 API; a link never reaches another customer', async () => {
     assert.equal((await server.app.request('/verify/not-a-token')).status, 404);
     assert.equal((await client(server, 'nope').get('/verify/api/customer')).status, 401);

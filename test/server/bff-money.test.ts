@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type TestServer, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
-import { pixAccount, settle } from './transactions-helpers';
+import { pixAccount, selfPixAccount, settle } from './transactions-helpers';
 
 let server: TestServer;
 before(async () => {
@@ -35,6 +35,21 @@ describe('money through the BFF', () => {
     await settle(server);
     assert.equal((await bff.get(`/bff/transactions/${created.body.id}`)).body.state.status, 'SUCCESS');
     assert.equal((await bff.get('/bff/transactions')).body.data.length, 1);
+  });
+
+  test('GET /bff/customer?include=limits,balances adds the remaining limits and the wallet balances; plain reads stay lean', async () => {
+    const api = client(server, server.apiKey);
+    const id = await approvedIndividual(server, api, server.apiKey);
+    const bff = await sessionFor(id);
+    const plain = await bff.get('/bff/customer');
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.transactionLimits, undefined);
+    const full = await bff.get('/bff/customer?include=limits,balances');
+    assert.equal(full.status, 200, full.text);
+    assert.ok(full.body.transactionLimits?.daily?.remaining, 'the remaining daily limit');
+    assert.ok(full.body.transactionLimits?.single?.max, 'the single limit');
+    for (const w of full.body.wallets) assert.ok(Array.isArray(w.balances), `balances of the ${w.blockchain} wallet`);
+    assert.equal(full.body.metadata, undefined);
   });
 
   test('the browser cannot choose the customer or a partner fee', async () => {
@@ -73,7 +88,7 @@ describe('money through the BFF', () => {
     const id = await approvedIndividual(server, api, server.apiKey);
     await api.post('/v2/sandbox/wallets/fund', { customerId: id, blockchain: 'POLYGON', stablecoin: 'USDC', amount: '20' });
     const bff = await sessionFor(id);
-    const { customerId: _ignored, ...body } = pixAccount(id);
+    const { customerId: _ignored, ...body } = await selfPixAccount(api, id);
     const created = await bff.post('/bff/bank-accounts', body);
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.customerId, id);

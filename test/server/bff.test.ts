@@ -114,6 +114,22 @@ describe('the BFF', () => {
     assert.equal(probe.status, 404);
   });
 
+  test("the partner's private metadata never reaches the browser", async () => {
+    const metadata = { internalRef: 'crm-4711', riskNote: 'partner-only' };
+    const { body: created } = await partnerApi().post('/v2/customers', individual({ metadata }));
+    assert.deepEqual(created.metadata, metadata, 'the partner sees its metadata');
+    const s = await onboardingSession({ customerId: created.id });
+    const me = await bff(s.token).get('/bff/customer');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.id, created.id);
+    assert.ok(!('metadata' in me.body), me.text);
+    assert.ok(!me.text.includes('crm-4711'));
+    const onboarding = await onboardingSession();
+    const own = await bff(onboarding.token).post('/bff/customers', individual({ metadata }));
+    assert.equal(own.status, 201, own.text);
+    assert.ok(!own.text.includes('crm-4711'), 'not in the created customer either');
+  });
+
   test('an onboarding session has no customer to read yet', async () => {
     const s = await onboardingSession();
     assert.equal((await bff(s.token).get('/bff/customer')).status, 404);
@@ -187,11 +203,11 @@ describe('CORS', () => {
 
 describe('the demo session route', () => {
   test('sandbox mints an onboarding session for the calling origin', async () => {
-    const res = await client(server).post('/demo/session', undefined, { origin: 'http://localhost:8787' });
+    const res = await client(server).post('/demo/session', undefined, { origin: 'http://ramp.test' });
     assert.equal(res.status, 201);
     assert.equal(res.body.customerId, null);
     assert.ok(!res.text.includes(server.apiKey));
-    assert.equal((await bff(res.body.token).get('/bff/session', withOrigin('http://localhost:8787'))).status, 200);
+    assert.equal((await bff(res.body.token).get('/bff/session', withOrigin('http://ramp.test'))).status, 200);
     assert.equal((await bff(res.body.token).get('/bff/session', withOrigin('http://localhost:9999'))).status, 403);
   });
 });

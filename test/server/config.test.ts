@@ -13,6 +13,7 @@ describe('configuration', () => {
     assert.equal(c.RAMP_DATA_DIR, './.ramp-data');
     assert.equal(c.publicUrl, 'http://localhost:8787');
     assert.equal(c.RAMP_SANDBOX_REVIEW_MS, 1500);
+    assert.equal(c.RAMP_VERIFICATION_LINK_TTL_HOURS, 24);
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -25,6 +26,8 @@ describe('configuration', () => {
     ['RAMP_SESSION_SECRET', { RAMP_SESSION_SECRET: 'short' }],
     ['RAMP_WALLET_SEED', { RAMP_WALLET_SEED: 'zz' }],
     ['RAMP_SANDBOX_REVIEW_MS', { RAMP_SANDBOX_REVIEW_MS: '-1' }],
+    ['RAMP_VERIFICATION_LINK_TTL_HOURS', { RAMP_VERIFICATION_LINK_TTL_HOURS: '0' }],
+    ['RAMP_VERIFICATION_LINK_TTL_HOURS', { RAMP_VERIFICATION_LINK_TTL_HOURS: 'a day' }],
     ['RAMP_API_KEY', { RAMP_ENV: 'production', RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://ramp.example', RAMP_WALLET_SEED: 'ab'.repeat(32) }],
   ];
   for (const [name, env] of bad) {
@@ -33,6 +36,49 @@ describe('configuration', () => {
     });
   }
 
+  // Values that look like what they are: a refused value is often a real secret pasted into the wrong variable.
+  const secrets: [string, Record<string, string>, string][] = [
+    ['RAMP_SESSION_SECRET', { RAMP_SESSION_SECRET: 'hunter2-S3cr3t!' }, 'hunter2-S3cr3t!'],
+    ['RAMP_API_KEY', { RAMP_API_KEY: 'sk_live_Zx9!notquite' }, 'sk_live_Zx9!notquite'],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://admin:Pa55w0rd-xyz@db.internal/ramp' }, 'Pa55w0rd-xyz'],
+    ['RAMP_WALLET_SEED', { RAMP_WALLET_SEED: 'deadbeefcafebabe-not-hex-topsecret' }, 'topsecret'],
+    ['RAMP_PUBLIC_URL', { RAMP_PUBLIC_URL: 'ftp://user:Hidd3nPass@ramp.example' }, 'Hidd3nPass'],
+    ['RAMP_FEE_SCHEDULE', { RAMP_FEE_SCHEDULE: '{"service": Zq9Secr3t}' }, 'Zq9Secr3t'],
+    ['RAMP_RATE_LIMIT_API_KEY', { RAMP_RATE_LIMIT_API_KEY: 'sk_live_limitSecret/1' }, 'limitSecret'],
+  ];
+  for (const [name, env, secret] of secrets) {
+    test(`a bad ${name} is named, and its value is never echoed`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`^${name}: `));
+          assert.ok(!err.message.includes(secret), `the message echoes the value: ${err.message}`);
+          return true;
+        },
+      );
+    });
+  }
+
+  test('HOST: loopback by default in sandbox, every interface in production, as set when set', () => {
+    const prod = { RAMP_ENV: 'production', RAMP_API_KEY: `sk_live_${'a'.repeat(20)}`, RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://r.example', RAMP_WALLET_SEED: 'ab'.repeat(32) };
+    assert.equal(loadConfig({}).HOST, '127.0.0.1');
+    assert.equal(loadConfig(prod).HOST, '0.0.0.0');
+    assert.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
+    assert.equal(loadConfig({ ...prod, HOST: '10.1.2.3' }).HOST, '10.1.2.3');
+  });
+
+  test('rate limits: <requests>/<seconds>, a store of memory, postgres or off, a proxy count', () => {
+    const c = loadConfig({ RAMP_RATE_LIMIT_API_KEY: '250/10', RAMP_RATE_LIMIT_STORE: 'off', RAMP_TRUST_PROXY: '2' });
+    assert.deepEqual(c.RAMP_RATE_LIMIT_API_KEY, { points: 250, seconds: 10 });
+    assert.deepEqual(loadConfig({}).RAMP_RATE_LIMIT_AUTH_FAILURES, { points: 20, seconds: 60 });
+    assert.equal(c.RAMP_RATE_LIMIT_STORE, 'off');
+    assert.equal(c.RAMP_TRUST_PROXY, 2);
+    for (const bad of ['0/1', '10', '10/0', '1.5/1', 'ten/1']) assert.throws(() => loadConfig({ RAMP_RATE_LIMIT_SESSION: bad }), /^ConfigError: RAMP_RATE_LIMIT_SESSION: /);
+    assert.throws(() => loadConfig({ RAMP_RATE_LIMIT_STORE: 'redis' }), /RAMP_RATE_LIMIT_STORE/);
+    assert.throws(() => loadConfig({ RAMP_TRUST_PROXY: 'yes' }), /RAMP_TRUST_PROXY/);
+  });
+
   test('production refuses a sandbox key', () => {
     assert.throws(
       () => loadConfig({ RAMP_ENV: 'production', RAMP_API_KEY: `sk_sandbox_${'a'.repeat(20)}`, RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://r.example', RAMP_WALLET_SEED: 'ab'.repeat(32) }),
@@ -40,9 +86,9 @@ describe('configuration', () => {
     );
   });
 
-  test('the process stops with one line naming the bad variable', () => {
+  test('the process stops with one line naming the bad variable, and not its value', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PORT: 'eighty', DATABASE_URL: '' },
+      env: { ...process.env, PORT: 'eighty', DATABASE_URL: '', RAMP_SESSION_SECRET: '', RAMP_API_KEY: '' },
       encoding: 'utf8',
       timeout: 30_000,
     });
@@ -50,5 +96,6 @@ describe('configuration', () => {
     const lines = run.stderr.trim().split('\n');
     assert.equal(lines.length, 1, run.stderr);
     assert.match(lines[0]!, /^ramp: invalid configuration: PORT: /);
+    assert.ok(!run.stderr.includes('eighty'), run.stderr);
   });
 });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { business, client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
+import { individualInfo, JPG, PDF, upload } from './kyc-helpers';
 
 let server: TestServer;
 before(async () => {
@@ -32,7 +33,7 @@ describe('creating customers', () => {
       c.requirements.map((r: { name: string; status: string }) => [r.name, r.status]),
       [
         ['ADDITIONAL_INFORMATION', 'NOT_SENT'],
-        ['IDENTITY_DOCUMENT', 'NOT_SENT'],
+        ['ID_CARD', 'NOT_SENT'],
         ['BANK_STATEMENT', 'NOT_SENT'],
         ['LIVENESS', 'NOT_SENT'],
       ],
@@ -77,6 +78,61 @@ describe('creating customers', () => {
     assert.equal(res.body.taxId, '123456789');
   });
 
+  test('an individual without a country is Brazilian: the CPF rule applied, and the record says BRA', async () => {
+    const { api } = await newPartner(server);
+    const res = await api.post('/v2/customers', individual());
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.country, 'BRA');
+  });
+
+  test('a non-Brazilian individual carries their own country\'s tax id and goes all the way to review', async () => {
+    const { api, apiKey } = await newPartner(server);
+    // A US SSN: 9 digits, no CPF check digits; it ends in 0, which the sandbox approves.
+    const res = await api.post('/v2/customers', individual({ name: 'John Doe', country: 'USA', taxId: '123-45-6780' }));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.country, 'USA');
+    assert.equal(res.body.taxId, '123456780');
+    const id = res.body.id as string;
+    const info = await api.patch(
+      `/v2/customers/${id}/additional-information`,
+      individualInfo({ phone: '+14155552671', firstName: 'John', lastName: 'Doe', address: { country: 'USA', line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '73301' }, jurisdictions: ['USA'] }),
+    );
+    assert.equal(info.status, 200, info.text);
+    for (const [fields, bytes] of [
+      [{ type: 'PASSPORT', country: 'USA' }, JPG],
+      [{ type: 'BANK_STATEMENT' }, PDF],
+    ] as const) {
+      const up = await upload(server, apiKey, id, fields, { bytes });
+      assert.equal(up.status, 201, up.text);
+    }
+    assert.equal((await api.post(`/v2/sandbox/customers/${id}/liveness`)).status, 200);
+    const read = await api.get(`/v2/customers/${id}`);
+    assert.equal(read.body.verification.status, 'UNDER_VERIFICATION');
+  });
+
+  test('the country decides the tax-id rule: a CPF for BRA only, a bounded id of letters and digits elsewhere', async () => {
+    const { api } = await newPartner(server);
+    const cpf = taxIdEndingIn('cpf', 0);
+    assert.equal((await api.post('/v2/customers', individual({ country: 'BRA', taxId: cpf }))).status, 201);
+    // A German Steuer-ID has 11 digits like a CPF but no CPF check digits: fine for DEU.
+    const steuerId = await api.post('/v2/customers', individual({ country: 'DEU', taxId: '65 929 970 489' }));
+    assert.equal(steuerId.status, 201, steuerId.text);
+    for (const [what, body] of [
+      ['a Brazilian with a bad CPF', individual({ country: 'BRA', taxId: '529.982.247-26' })],
+      ['a Brazilian with a foreign-looking id', individual({ country: 'BRA', taxId: 'X1234567' })],
+      ['a foreign id too short', individual({ country: 'DEU', taxId: '12-3' })],
+      ['a foreign id too long', individual({ country: 'DEU', taxId: 'A'.repeat(33) })],
+      ['a foreign id with no letters or digits', individual({ country: 'DEU', taxId: '-- --' })],
+    ] as const) {
+      const res = await api.post('/v2/customers', body);
+      assert.equal(res.status, 400, `${what}: ${res.text}`);
+      assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['taxId'], what);
+    }
+    const unknown = await api.post('/v2/customers', individual({ country: 'XYZ', taxId: 'ABC12345' }));
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body.errors.map((e: { path: string }) => e.path), ['country']);
+  });
+
   test('the same taxId twice for one partner is a 409 naming the existing customer', async () => {
     const { api } = await newPartner(server);
     const body = individual();
@@ -116,6 +172,7 @@ describe('bad input', () => {
   const cases: [string, Record<string, unknown>, string[]][] = [
     ['an invalid CPF check digit', individual({ taxId: '529.982.247-26' }), ['taxId']],
     ['a CPF of repeated digits', individual({ taxId: '111.111.111-11' }), ['taxId']],
+    ['a Brazilian (country BRA) with a bad CPF', individual({ country: 'BRA', taxId: '529.982.247-26' }), ['taxId']],
     ['an invalid CNPJ', business({ taxId: '11.222.333/0001-82' }), ['taxId']],
     ['a birthDate in the future', individual({ birthDate: '2999-01-01' }), ['birthDate']],
     ['a minor', individual({ birthDate: new Date(Date.now() - 10 * 365 * 864e5).toISOString().slice(0, 10) }), ['birthDate']],
@@ -160,7 +217,10 @@ describe('reading and listing', () => {
     const created = await api.post('/v2/customers', individual());
     const read = await api.get(`/v2/customers/${created.body.id}`);
     assert.equal(read.status, 200);
-    assert.deepEqual(read.body, created.body);
+    // The verification link is minted afresh on every read (it expires), so it is the one field that differs.
+    const withoutLink = (c: { verification: Record<string, unknown> }) => ({ ...c, verification: { ...c.verification, link: undefined } });
+    assert.deepEqual(withoutLink(read.body), withoutLink(created.body));
+    assert.notEqual(read.body.verification.link, created.body.verification.link);
   });
 
   test('transactionLimits come only when asked for, with the individual defaults', async () => {

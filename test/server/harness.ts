@@ -10,11 +10,15 @@ import { createApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import { generateApiKey } from '../../server/domain/api-keys';
+import type { SettlementProvider } from '../../server/domain/settlement/settlement-provider';
 import { createLogger } from '../../server/logger';
 import { openStore, type Store } from '../../server/store/db';
 import { LocalFileStore } from '../../server/store/file-store';
+import { advanceAllPartnerClocks, partnerClockOffset } from '../../server/store/queries/partner-clocks';
 import type { JobRunner } from '../../server/workers/runner';
 import { createWorkers } from '../../server/workers/index';
+import { appendFileSync } from 'node:fs';
+import { compileContract, type Contract } from './contract';
 
 export interface TestServer {
   app: ReturnType<typeof createApp>;
@@ -25,8 +29,10 @@ export interface TestServer {
   logs: string[];
   /** The job runner, not started: tests run due jobs with `workers.runDue()` after moving the clock. */
   workers: JobRunner;
-  /** Moves the service clock forward and runs every job that became due. */
+  /** Moves every partner's clock forward and runs every job that became due. */
   advance(seconds: number): Promise<number>;
+  /** The time on one partner's clock (what its requests and jobs read). */
+  nowFor(partnerId: string): Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -50,7 +56,7 @@ export async function openTestStore(): Promise<{ store: Store; drop(): Promise<v
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { store?: Store } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { store?: Store; settlement?: SettlementProvider } = {}): Promise<TestServer> {
   const opened = opts.store ? { store: opts.store, drop: async () => {} } : await openTestStore();
   const { store, drop } = opened;
   const filesDir = mkdtempSync(join(tmpdir(), 'ramp-files-'));
@@ -60,6 +66,8 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     RAMP_SESSION_SECRET: randomBytes(32).toString('hex'),
     RAMP_PUBLIC_URL: 'http://ramp.test',
     RAMP_DATA_DIR: '/nonexistent',
+    // Tests send far more than any client would, all from one in-process "address": limits out of reach unless a test sets them.
+    ...Object.fromEntries(['API_KEY', 'SESSION', 'LINK', 'AUTH_FAILURES', 'ADDRESS', 'DEMO_SESSION'].map((n) => [`RAMP_RATE_LIMIT_${n}`, '1000000/1'])),
     ...env,
   });
   const logs: string[] = [];
@@ -69,7 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       cb();
     },
   });
-  const deps = await bootstrap(config, createLogger('info', sink), { store, files: new LocalFileStore(filesDir) });
+  const deps = await bootstrap(config, createLogger('info', sink), { store, files: new LocalFileStore(filesDir), settlement: opts.settlement });
   const app = createApp(deps);
   const workers = createWorkers(deps);
   return {
@@ -79,8 +87,12 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     logs,
     workers,
     async advance(seconds) {
-      (deps.clock as import('../../server/clock').AdjustableClock).advance(seconds);
+      // Time passes for everyone: every partner's clock moves (in the database, as /v2/sandbox/clock/advance does for one).
+      await advanceAllPartnerClocks(store.db, seconds * 1000);
       return workers.runDue();
+    },
+    async nowFor(partnerId) {
+      return new Date(Date.now() + (await partnerClockOffset(store.db, partnerId)));
     },
     async close() {
       await workers.stop();
@@ -97,6 +109,26 @@ export interface Reply<T = any> {
   text: string;
 }
 
+const contracts = new WeakMap<TestServer, Promise<Contract>>();
+const contractOf = (server: TestServer): Promise<Contract> => {
+  let c = contracts.get(server);
+  if (!c) contracts.set(server, (c = Promise.resolve(server.app.request('/openapi.json')).then(async (r: Response) => compileContract(await r.json()))));
+  return c;
+};
+
+/**
+ * Every /v2 answer is checked against /openapi.json (test/server/contract.ts); a violation fails the request's test.
+ * `RAMP_CONTRACT=report` appends violations to `contract-violations.txt` instead (to survey them), `off` skips the check.
+ */
+async function checkContract(server: TestServer, method: string, path: string, res: Response, body: unknown) {
+  const mode = process.env.RAMP_CONTRACT ?? 'strict';
+  if (mode === 'off' || !path.startsWith('/v2/')) return;
+  const violations = (await contractOf(server)).check(method, path, res.status, res.headers, body);
+  if (!violations.length) return;
+  if (mode === 'report') appendFileSync('contract-violations.txt', violations.join('\n') + '\n');
+  else throw new Error(`contract violation (see /openapi.json):\n${violations.join('\n')}`);
+}
+
 /** A client of the app for one API key (or none). */
 export function client(server: TestServer, apiKey?: string) {
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
@@ -111,6 +143,7 @@ export function client(server: TestServer, apiKey?: string) {
     try {
       parsed = JSON.parse(text);
     } catch {}
+    await checkContract(server, method, path, res, parsed);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {

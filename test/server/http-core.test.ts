@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
+import { stubSettlement } from './settlement-stub';
 
 let server: TestServer;
 before(async () => {
@@ -95,6 +96,34 @@ describe('error paths', () => {
   });
 });
 
+describe('response headers', () => {
+  test('every answer carries X-Content-Type-Options: nosniff: JSON, problems, pages, the bundle, preflights, 404s', async () => {
+    const session = await client(server, server.apiKey).post('/v2/widget-sessions', {});
+    const answers = [
+      await client(server, server.apiKey).get('/v2/customers'),
+      await client(server).get('/v2/customers'),
+      await client(server).get('/no/such/route'),
+      await client(server).get('/healthz'),
+      await client(server).get('/openapi.json'),
+      await client(server).get('/docs'),
+      await client(server).get('/verify/not-a-link'),
+      await client(server).get('/sdk/ramp-widget.js'),
+      await client(server).get('/'),
+      await client(server, session.body.token).get('/bff/session'),
+      await client(server).send('OPTIONS', '/bff/customers', undefined, { origin: 'https://shop.example', 'access-control-request-method': 'POST' }),
+      await client(server).post('/v2/customers', '{', { authorization: `Bearer ${server.apiKey}` }),
+    ];
+    for (const res of answers) assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${res.status} ${res.text.slice(0, 80)}`);
+  });
+
+  test('the OpenAPI document lists 429 with Retry-After on authenticated operations', async () => {
+    const doc = (await client(server).get('/openapi.json')).body;
+    const op = doc.paths['/v2/customers'].get;
+    assert.ok(op.responses['429'], 'GET /v2/customers documents 429');
+    assert.ok(op.responses['429'].headers['Retry-After']);
+  });
+});
+
 describe('request ids', () => {
   test('every answer carries X-Request-Id, and a sane incoming one is kept', async () => {
     const a = await client(server).get('/healthz');
@@ -141,7 +170,7 @@ describe('environments', () => {
       RAMP_ENV: 'production',
       RAMP_API_KEY: `sk_live_${'a'.repeat(32)}`,
       RAMP_WALLET_SEED: 'ab'.repeat(32),
-    });
+    }, { settlement: stubSettlement() });
     try {
       const api = client(prod, `sk_live_${'a'.repeat(32)}`);
       assert.equal((await api.get('/v2/customers')).status, 200);
@@ -180,5 +209,23 @@ describe('static assets', () => {
     assert.equal(res.headers.get('content-encoding'), 'gzip');
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
     assert.match(res.headers.get('content-type') ?? '', /javascript/);
+  });
+
+  test('the loader is cached briefly, hashed chunks for good, the build manifest not at all', async (t) => {
+    const { existsSync, readdirSync } = await import('node:fs');
+    const sdk = new URL('../../dist/sdk/', import.meta.url);
+    if (!existsSync(new URL('ramp-widget.js', sdk))) return t.skip('not built (npm run build)');
+    const loader = await server.app.request('/sdk/ramp-widget.js');
+    assert.equal(loader.headers.get('cache-control'), 'public, max-age=300');
+    const chunk = readdirSync(sdk).find((f) => /^onboarding-[\w-]{8}\.js$/.test(f));
+    assert.ok(chunk, 'the build has an onboarding chunk');
+    const res = await server.app.request(`/sdk/${chunk}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    const gone = await server.app.request('/sdk/onboarding-AAAAAAAA.js');
+    assert.equal(gone.status, 404);
+    assert.doesNotMatch(gone.headers.get('cache-control') ?? '', /immutable/, 'a missing chunk is not cached for a year');
+    assert.equal((await server.app.request('/sdk/.vite/manifest.json')).status, 404);
   });
 });

@@ -1,5 +1,5 @@
 // Fixtures for KYC tests: real file bytes, the additional-information records, uploads as multipart over the app.
-import { client, individual, type TestServer, taxIdEndingIn } from './harness';
+import { client, individual, newPartner, type TestServer, taxIdEndingIn } from './harness';
 
 type Api = ReturnType<typeof client>;
 
@@ -91,4 +91,11 @@ export async function approvedIndividual(server: TestServer, api: Api, apiKey: s
   const res = await api.post(`/v2/sandbox/customers/${id}/review`, { outcome: 'APPROVED' });
   if (res.status !== 200) throw new Error(res.text);
   return id;
+}
+
+/** A new partner of its own with one APPROVED individual: `{partnerId, apiKey, api, id}`. */
+export async function approvedInNewPartner(server: TestServer) {
+  const p = await newPartner(server);
+  const id = await approvedIndividual(server, p.api, p.apiKey);
+  return { ...p, id };
 }

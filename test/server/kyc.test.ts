@@ -25,7 +25,7 @@ describe('individuals', () => {
   test('taxId ending 0: liveness starts review by itself, and review approves after the delay', async () => {
     const { api, apiKey, partnerId } = await newPartner(server);
     const id = await readyIndividual(server, api, apiKey, 0);
-    assert.deepEqual(await reqs(api, id), { ADDITIONAL_INFORMATION: 'SENT', IDENTITY_DOCUMENT: 'SENT', BANK_STATEMENT: 'SENT', LIVENESS: 'NOT_SENT' });
+    assert.deepEqual(await reqs(api, id), { ADDITIONAL_INFORMATION: 'SENT', ID_CARD: 'SENT', BANK_STATEMENT: 'SENT', LIVENESS: 'NOT_SENT' });
     const live = await api.post(`/v2/sandbox/customers/${id}/liveness`);
     assert.equal(live.status, 200);
     assert.equal(live.body.verification.status, 'UNDER_VERIFICATION');
@@ -33,7 +33,7 @@ describe('individuals', () => {
     assert.equal(await status(api, id), 'UNDER_VERIFICATION');
     assert.equal(await server.advance(31), 1);
     assert.equal(await status(api, id), 'APPROVED');
-    assert.deepEqual(await reqs(api, id), { ADDITIONAL_INFORMATION: 'APPROVED', IDENTITY_DOCUMENT: 'APPROVED', BANK_STATEMENT: 'APPROVED', LIVENESS: 'APPROVED' });
+    assert.deepEqual(await reqs(api, id), { ADDITIONAL_INFORMATION: 'APPROVED', ID_CARD: 'APPROVED', BANK_STATEMENT: 'APPROVED', LIVENESS: 'APPROVED' });
     const vs = await api.get(`/v2/customers/${id}/verifications`);
     assert.equal(vs.body.data.length, 1);
     const v = await api.get(`/v2/customers/${id}/verifications/${vs.body.data[0].id}`);
@@ -167,14 +167,17 @@ describe('a business with a nested shareholder', () => {
     assert.deepEqual((await missing()).sort(), [
       `associatedParties.${holding.body.id}.DIRECTORS_REGISTRY`,
       `associatedParties.${holding.body.id}.INCORPORATION_ARTICLES`,
-      `associatedParties.${nested.body.id}.IDENTITY_DOCUMENT`,
-      `associatedParties.${ubo.body.id}.IDENTITY_DOCUMENT`,
+      `associatedParties.${nested.body.id}.ID_CARD`,
+      `associatedParties.${ubo.body.id}.ID_CARD`,
     ].sort());
     assert.equal((await upload(server, apiKey, biz.id, { type: 'PASSPORT', associatedPartyId: ubo.body.id }, { bytes: JPG })).status, 201);
     assert.equal((await upload(server, apiKey, biz.id, { type: 'INCORPORATION_ARTICLES', associatedPartyId: holding.body.id })).status, 201);
     assert.equal((await upload(server, apiKey, biz.id, { type: 'DIRECTORS_REGISTRY', associatedPartyId: holding.body.id })).status, 201);
-    assert.deepEqual(await missing(), [`associatedParties.${nested.body.id}.IDENTITY_DOCUMENT`]);
+    assert.deepEqual(await missing(), [`associatedParties.${nested.body.id}.ID_CARD`]);
     assert.equal((await upload(server, apiKey, biz.id, { type: 'DRIVERS_LICENSE', side: 'FRONT_SIDE', associatedPartyId: nested.body.id }, { bytes: PNG })).status, 201);
+    // A licence needs both sides before it counts.
+    assert.deepEqual(await missing(), [`associatedParties.${nested.body.id}.ID_CARD`]);
+    assert.equal((await upload(server, apiKey, biz.id, { type: 'DRIVERS_LICENSE', side: 'BACK_SIDE', associatedPartyId: nested.body.id }, { bytes: JPG })).status, 201);
 
     const parties = (await api.get(`/v2/customers/${biz.id}/associated-parties`)).body.data;
     assert.equal(parties.length, 3);

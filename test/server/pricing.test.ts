@@ -155,7 +155,7 @@ const quote = (s: Scenario, amount: { sourceAmount?: string; targetAmount?: stri
   priceQuote({ sourceCurrency: s.source, targetCurrency: s.target, rail: s.rail, ...amount, timeLock, partnerFee: s.partnerFee, rate: s.rate, schedule: s.schedule });
 
 const isTooSmall = (err: unknown, path: string): boolean =>
-  err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === path && /too small to cover fees/.test(err.errors[0].message);
+  err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === path && err.errors[0].code === 'BELOW_MINIMUM';
 
 /** Prices by source, or undefined when the fees eat it all (asserting that the error is the right one). */
 function tryQuote(s: Scenario, sourceUnits: bigint): PricedQuote | undefined {
@@ -371,29 +371,29 @@ describe('pricing: errors', () => {
       ['BRL', 'usdc', 'PIX', 'targetCurrency'],
       ['BRL', 'USDC', 'TED', 'rail'],
     ] as const) {
-      assert.throws(() => validatePair(s, t, r), (err) => err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === path);
+      assert.throws(() => validatePair(s, t, r), (err) => err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === path && err.errors[0].code === 'NOT_ONE_OF');
     }
   });
 
   const base = { sourceCurrency: 'BRL', targetCurrency: 'USDC', rail: 'PIX', rate: '0.18000000', schedule: defaultFeeSchedule };
-  for (const [label, amount] of [
-    ['an exponent', '1e3'],
-    ['a plus sign', '+10'],
-    ['a minus sign', '-10.00'],
-    ['zero', '0.00'],
-    ['spaces', ' 10'],
-    ['a trailing point', '10.'],
-    ['a bare fraction', '.5'],
-    ['a leading zero', '010'],
-    ['three decimals of BRL', '10.001'],
-    ['16 integer digits', '1000000000000000'],
-    ['a JSON number', 10],
-    ['a comma', '10,00'],
+  for (const [label, amount, code] of [
+    ['an exponent', '1e3', 'NOT_A_DECIMAL'],
+    ['a plus sign', '+10', 'NOT_A_DECIMAL'],
+    ['a minus sign', '-10.00', 'NOT_POSITIVE'],
+    ['zero', '0.00', 'NOT_POSITIVE'],
+    ['spaces', ' 10', 'NOT_A_DECIMAL'],
+    ['a trailing point', '10.', 'NOT_A_DECIMAL'],
+    ['a bare fraction', '.5', 'NOT_A_DECIMAL'],
+    ['a leading zero', '010', 'NOT_A_DECIMAL'],
+    ['three decimals of BRL', '10.001', 'TOO_MANY_DECIMALS'],
+    ['16 integer digits', '1000000000000000', 'ABOVE_MAXIMUM'],
+    ['a JSON number', 10, 'NOT_A_DECIMAL'],
+    ['a comma', '10,00', 'NOT_A_DECIMAL'],
   ] as const) {
-    test(`a sourceAmount with ${label} is refused on sourceAmount`, () => {
+    test(`a sourceAmount with ${label} is refused on sourceAmount with code ${code}`, () => {
       assert.throws(
         () => priceQuote({ ...base, sourceAmount: amount }),
-        (err) => err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === 'sourceAmount',
+        (err) => err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors?.[0]?.path === 'sourceAmount' && err.errors[0].code === code,
       );
     });
   }
@@ -402,7 +402,7 @@ describe('pricing: errors', () => {
     assert.equal(priceQuote({ ...base, sourceAmount: '10.500' }).sourceAmount, '10.50');
   });
 
-  test('both amounts, or neither, or an unknown lock, are refused on the right field', () => {
+  test('neither amount, an unguaranteed minimum target or an unknown lock are refused on the right field', () => {
     const path = (fn: () => unknown) => {
       try {
         fn();
@@ -411,7 +411,17 @@ describe('pricing: errors', () => {
       }
       return 'no error';
     };
-    assert.equal(path(() => priceQuote({ ...base, sourceAmount: '10.00', targetAmount: '1.000000' })), 'targetAmount');
+    // Both: the source prices, the target is the least accepted.
+    const forward = priceQuote({ ...base, sourceAmount: '10.00' });
+    assert.equal(priceQuote({ ...base, sourceAmount: '10.00', targetAmount: forward.finalTargetAmount }).finalTargetAmount, forward.finalTargetAmount);
+    assert.equal(path(() => priceQuote({ ...base, sourceAmount: '10.00', targetAmount: '1000000.000000' })), 'targetAmount');
+    try {
+      priceQuote({ ...base, sourceAmount: '10.00', targetAmount: '1000000.000000' });
+    } catch (err) {
+      assert.equal((err as AppError).code, 'TARGET_AMOUNT_NOT_GUARANTEED');
+      assert.equal((err as AppError).extra?.guaranteedTargetAmount, forward.finalTargetAmount);
+    }
+    assert.equal(path(() => priceQuote({ ...base, sourceAmount: '10.00', targetAmount: 'x' })), 'targetAmount');
     assert.equal(path(() => priceQuote({ ...base })), 'sourceAmount');
     assert.equal(path(() => priceQuote({ ...base, sourceAmount: '10.00', timeLock: '10s' })), 'timeLock');
   });

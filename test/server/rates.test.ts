@@ -144,4 +144,19 @@ describe('spread', () => {
     assert.throws(() => new SimulatedMarket({ spreadBps: '12345' }), /spread/);
     assert.throws(() => applySpread('0', '20'), /positive/);
   });
+
+  test('a rate is computed once per pair per tick (one second), and changes with the next tick', () => {
+    const m = new SimulatedMarket();
+    let computed = 0;
+    const perUsd = m.perUsd.bind(m);
+    m.perUsd = (c, at) => (computed++, perUsd(c, at));
+    const start = Date.parse('2026-01-08T12:00:00Z');
+    const first = m.quoteRateAt('BRL', 'USDC', new Date(start + 10));
+    for (let ms = 0; ms < 1000; ms += 37) assert.equal(m.quoteRateAt('BRL', 'USDC', new Date(start + ms)), first);
+    assert.equal(computed, 2, 'two prices per USD (base and quote), once in the tick');
+    assert.equal(m.midRateAt('BRL', 'USDC', new Date(start + 999)), new SimulatedMarket().midRateAt('BRL', 'USDC', new Date(start)));
+    const mid = m.midRateAt('BRL', 'USDC', new Date(start));
+    assert.notEqual(m.midRateAt('BRL', 'USDC', new Date(start + 1000)), mid);
+    assert.equal(computed, 4);
+  });
 });

@@ -4,10 +4,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { createApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
+import { withTransaction } from '../../server/store/db';
 import { openTestStore } from './harness';
 
 describe('store', () => {
@@ -16,6 +18,21 @@ describe('store', () => {
     try {
       assert.equal(await store.ping(), true);
       assert.equal(store.kind, process.env.DATABASE_URL ? 'postgres' : 'pglite');
+    } finally {
+      await drop();
+    }
+  });
+
+  test('work a transaction leaves running (a timer, a listener) queries outside it once it has ended', async () => {
+    const { store, drop } = await openTestStore();
+    try {
+      let later!: Promise<unknown>;
+      await withTransaction(store.db, async () => {
+        later = new Promise((resolve) => setTimeout(resolve, 50)).then(() => store.db.transaction((tx) => tx.execute(sql`select 1`)));
+      });
+      // It used to join the ended transaction: a savepoint on a connection back in the pool (PostgreSQL 25P01,
+      // or inside another request's transaction), a closed transaction on PGlite.
+      await later;
     } finally {
       await drop();
     }

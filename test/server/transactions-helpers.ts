@@ -1,5 +1,5 @@
 // Fixtures for transaction tests: bank-account bodies per rail, running the sandbox until nothing more is due.
-import { type TestServer, taxIdEndingIn } from './harness';
+import { type client, type TestServer, taxIdEndingIn } from './harness';
 
 export const holderAddress = { line1: 'Rua C, 3', city: 'São Paulo', state: 'SP', postalCode: '01000-000', country: 'BRA' };
 
@@ -10,9 +10,16 @@ export const pixAccount = (customerId: string, over: Record<string, unknown> = {
   rail: 'PIX',
   currency: 'BRL',
   identifier: { keyType: 'EVP', keyValue: '123e4567-e12b-42d3-a456-426614174000' },
-  holder: { type: 'INDIVIDUAL', relationship: 'SELF', name: 'Ana Souza', taxId: taxIdEndingIn('cpf', 0), address: holderAddress },
+  holder: { type: 'INDIVIDUAL', relationship: 'RELATIVE', name: 'Ana Souza', taxId: taxIdEndingIn('cpf', 0), address: holderAddress },
   ...over,
 });
+
+/** The customer's own PIX account (SELF): the holder is the customer, with the customer's tax id, as the service requires. */
+export async function selfPixAccount(api: ReturnType<typeof client>, customerId: string, over: Record<string, unknown> = {}) {
+  const { body: customer } = await api.get(`/v2/customers/${customerId}`);
+  const base = pixAccount(customerId);
+  return { ...base, holder: { ...base.holder, relationship: 'SELF', name: customer.name, taxId: customer.taxId }, ...over };
+}
 
 export const sepaAccount = (customerId: string, over: Record<string, unknown> = {}) => ({
   customerId,

@@ -1,7 +1,7 @@
 // Associated-party rows of a business customer.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db';
-import { associatedParties } from '../schema/index';
+import { associatedParties, documents } from '../schema/index';
 
 export type PartyRow = typeof associatedParties.$inferSelect;
 
@@ -23,4 +23,19 @@ export async function setPartiesStatus(tx: Db, partnerId: string, customerId: st
     .update(associatedParties)
     .set({ verificationStatus: status, updatedAt: at })
     .where(and(eq(associatedParties.partnerId, partnerId), eq(associatedParties.customerId, customerId)));
+}
+
+export async function updateParty(tx: Db, partnerId: string, partyId: string, set: Partial<typeof associatedParties.$inferInsert>): Promise<PartyRow> {
+  const [row] = await tx
+    .update(associatedParties)
+    .set(set)
+    .where(and(eq(associatedParties.partnerId, partnerId), eq(associatedParties.id, partyId)))
+    .returning();
+  return row!;
+}
+
+/** Removes a party and the documents sent for it. */
+export async function deleteParty(tx: Db, partnerId: string, partyId: string): Promise<void> {
+  await tx.delete(documents).where(and(eq(documents.partnerId, partnerId), eq(documents.associatedPartyId, partyId)));
+  await tx.delete(associatedParties).where(and(eq(associatedParties.partnerId, partnerId), eq(associatedParties.id, partyId)));
 }

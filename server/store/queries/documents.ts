@@ -1,5 +1,5 @@
 // Document rows of a customer and its parties.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db';
 import { documents } from '../schema/index';
 
@@ -31,4 +31,27 @@ export async function markDocuments(
     .update(documents)
     .set({ ...set, updatedAt: at })
     .where(and(eq(documents.partnerId, partnerId), eq(documents.customerId, customerId), inArray(documents.id, ids)));
+}
+
+/** How many documents a customer has and their bytes, for the per-customer quota (read under the customer's row lock). */
+export async function documentUsage(tx: Db, partnerId: string, customerId: string): Promise<{ documents: number; bytes: number }> {
+  const [row] = await tx
+    .select({ documents: count(), bytes: sum(documents.size) })
+    .from(documents)
+    .where(and(eq(documents.partnerId, partnerId), eq(documents.customerId, customerId)));
+  return { documents: Number(row?.documents ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+/**
+ * Serialises everything that publishes or removes the file of one content hash, until the transaction ends: an upload holds it
+ * from before its file is published until its document row commits, and the orphan sweep removes a file only while holding it.
+ */
+export async function lockFileHash(tx: Db, sha256: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ramp-file:${sha256}`}, 0))`);
+}
+
+/** True when any document (of any partner) names this file. */
+export async function isFileReferenced(tx: Db, sha256: string): Promise<boolean> {
+  const rows = await tx.select({ id: documents.id }).from(documents).where(eq(documents.sha256, sha256)).limit(1);
+  return rows.length > 0;
 }

@@ -1,16 +1,19 @@
-// Idempotency keys: claim, read, complete, release. A claim is an insert that only one request can win.
-import { and, eq, lt, or } from 'drizzle-orm';
+// Idempotency keys: a key is claimed by an insert inside the transaction of the request's effect, and completed
+// with the stored response in that same transaction. Nobody else sees the claim before it commits: a concurrent
+// duplicate waits on the row, then finds the stored response; a request that dies before commit leaves no row.
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db';
 import { idempotencyKeys } from '../schema/index';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
+/** Documented window: a key answers with its stored response for 24 h, then it is forgotten (and cleaned up). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim this old belongs to a process that died mid-request: it is released so the key is usable again. */
+/** Claims committed as IN_PROGRESS only exist from older versions (claim and completion were separate steps). */
 export const STALE_CLAIM_MS = 5 * 60 * 1000;
 
-/** True when this request now owns the key. Keys older than 24 h, and claims abandoned by a dead process, are forgotten first. */
-export async function claimKey(db: Db, partnerId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
+/** Forgets an expired key (or a legacy abandoned claim), so that it may be claimed again. */
+export async function forgetExpiredKey(db: Db, partnerId: string, key: string, now: Date): Promise<void> {
   await db
     .delete(idempotencyKeys)
     .where(
@@ -23,12 +26,24 @@ export async function claimKey(db: Db, partnerId: string, key: string, requestHa
         ),
       ),
     );
-  const claimed = await db
+}
+
+/**
+ * Inserts the claim in the calling transaction; true when this transaction now owns the key. On PostgreSQL an
+ * insert that meets another transaction's uncommitted claim waits for it to commit (false) or roll back (true).
+ */
+export async function claimKeyInTx(tx: Db, partnerId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
+  const claimed = await tx
     .insert(idempotencyKeys)
     .values({ partnerId, key, requestHash, state: 'IN_PROGRESS', createdAt: now, lockedAt: now })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   return claimed.length === 1;
+}
+
+/** Legacy helper (tests): a committed IN_PROGRESS claim, as an older version left behind when its process died. */
+export async function claimKey(db: Db, partnerId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
+  return db.transaction((tx) => claimKeyInTx(tx as unknown as Db, partnerId, key, requestHash, now));
 }
 
 export async function readKey(db: Db, partnerId: string, key: string): Promise<IdempotencyRow | undefined> {
@@ -40,12 +55,12 @@ export async function readKey(db: Db, partnerId: string, key: string): Promise<I
 }
 
 export async function completeKey(
-  db: Db,
+  tx: Db,
   partnerId: string,
   key: string,
   response: { status: number; headers: Record<string, string>; body: string },
 ): Promise<void> {
-  await db
+  await tx
     .update(idempotencyKeys)
     .set({ state: 'COMPLETE', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
     .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key)));
@@ -54,4 +69,18 @@ export async function completeKey(
 /** Forgets a key whose request had no effect, so that the same key may be tried again. */
 export async function releaseKey(db: Db, partnerId: string, key: string): Promise<void> {
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'IN_PROGRESS')));
+}
+
+/** Deletes up to `batch` keys past their window; answers how many. The cleanup calls it until it answers < batch. */
+export async function deleteExpiredKeys(db: Db, now: Date, batch: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+  const res = await db.execute(
+    sql`DELETE FROM ${idempotencyKeys} WHERE ctid IN (SELECT ctid FROM ${idempotencyKeys} WHERE created_at < ${cutoff}::timestamptz LIMIT ${batch}) RETURNING 1`,
+  );
+  return rowsOf(res).length;
+}
+
+/** `execute` answers `{ rows }` on both drivers (node-postgres and PGlite), or an array on some versions. */
+export function rowsOf<T = Record<string, unknown>>(res: unknown): T[] {
+  return ((res as { rows?: T[] }).rows ?? (res as T[])) as T[];
 }

@@ -1,26 +1,39 @@
 // The job queue: enqueue inside a change's transaction, claim due jobs with FOR UPDATE SKIP LOCKED, finish or retry.
-import { sql } from 'drizzle-orm';
+import { asc, desc, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
-import { jobs } from '../schema/index';
+import { jobs, partnerClocks } from '../schema/index';
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** Told of every job this process enqueues (or makes due), so an idle worker here wakes at once instead of at its next poll. */
+export const jobsEnqueued = new EventTarget();
+
+/** Wakes this process's idle worker: a job was enqueued, or a sandbox clock moved and made jobs due. */
+export const wakeWorkers = (): void => void jobsEnqueued.dispatchEvent(new Event('enqueued'));
 
 export async function enqueueJob(tx: Db, job: { partnerId: string; kind: string; payload: Record<string, unknown>; runAt: Date }): Promise<string> {
   const id = newId();
   await tx.insert(jobs).values({ id, ...job });
+  wakeWorkers();
   return id;
 }
 
-/** Locks one due job for the calling transaction; other processes skip it until that transaction ends. */
-export async function claimDueJob(tx: Db, now: Date): Promise<JobRow | undefined> {
-  const rows = await tx.execute(
-    sql`SELECT id FROM ${jobs} WHERE done_at IS NULL AND run_at <= ${now.toISOString()}::timestamptz ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
-  const id = ((rows as unknown as { rows?: { id: string }[] }).rows ?? (rows as unknown as { id: string }[]))[0]?.id;
-  if (!id) return undefined;
-  const [row] = await tx.select().from(jobs).where(sql`${jobs.id} = ${id}`);
-  return row;
+/**
+ * Locks one due job for the calling transaction; other processes skip it until that transaction ends. A job is due on its
+ * partner's clock (wall time plus the partner's sandbox offset), which comes back with it as `clockOffsetMs`.
+ */
+export async function claimDueJob(tx: Db, wallNow: Date): Promise<(JobRow & { clockOffsetMs: number }) | undefined> {
+  const rows = await tx.execute(sql`
+    SELECT j.id, COALESCE(c.offset_ms, 0)::text AS offset_ms
+    FROM ${jobs} j LEFT JOIN ${partnerClocks} c ON c.partner_id = j.partner_id
+    WHERE j.done_at IS NULL AND j.parked_at IS NULL AND j.run_at <= ${wallNow.toISOString()}::timestamptz + COALESCE(c.offset_ms, 0) * interval '1 millisecond'
+    ORDER BY j.run_at - COALESCE(c.offset_ms, 0) * interval '1 millisecond'
+    LIMIT 1 FOR UPDATE OF j SKIP LOCKED`);
+  const found = ((rows as unknown as { rows?: { id: string; offset_ms: string }[] }).rows ?? (rows as unknown as { id: string; offset_ms: string }[]))[0];
+  if (!found) return undefined;
+  const [row] = await tx.select().from(jobs).where(sql`${jobs.id} = ${found.id}`);
+  return row && { ...row, clockOffsetMs: Number(found.offset_ms) };
 }
 
 export async function finishJob(tx: Db, id: string, at: Date): Promise<void> {
@@ -32,4 +45,42 @@ export async function retryJob(db: Db, id: string, runAt: Date, error: string): 
     .update(jobs)
     .set({ runAt, attempts: sql`${jobs.attempts} + 1`, lastError: error.slice(0, 2000) })
     .where(sql`${jobs.id} = ${id}`);
+}
+
+/** Stops retrying a job: it stays (not done) with its reason, for a person to look at; /readyz lists it. */
+export async function parkJob(db: Db, id: string, at: Date, reason: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ parkedAt: at, attempts: sql`${jobs.attempts} + 1`, lastError: reason.slice(0, 2000) })
+    .where(sql`${jobs.id} = ${id}`);
+}
+
+export interface JobSummary {
+  id: string;
+  kind: string;
+  attempts: number;
+  runAt: Date;
+  parkedAt: Date | null;
+  lastError: string | null;
+}
+
+/** Parked jobs, and jobs due for longer than `stuckAfterMs` (nobody ran them, or they keep failing). */
+export async function troubledJobs(db: Db, now: Date, stuckAfterMs: number, limit = 10): Promise<{ parked: JobSummary[]; stuck: JobSummary[] }> {
+  const cols = { id: jobs.id, kind: jobs.kind, attempts: jobs.attempts, runAt: jobs.runAt, parkedAt: jobs.parkedAt, lastError: jobs.lastError };
+  const parked = await db.select(cols).from(jobs).where(sql`done_at IS NULL AND parked_at IS NOT NULL`).orderBy(desc(jobs.parkedAt)).limit(limit);
+  const stuck = await db
+    .select(cols)
+    .from(jobs)
+    .where(sql`done_at IS NULL AND parked_at IS NULL AND (run_at < ${new Date(now.getTime() - stuckAfterMs).toISOString()}::timestamptz OR attempts > 0)`)
+    .orderBy(asc(jobs.runAt))
+    .limit(limit);
+  return { parked, stuck };
+}
+
+/** Deletes up to `batch` jobs done before `before`; answers how many. */
+export async function deleteDoneJobs(db: Db, before: Date, batch: number): Promise<number> {
+  const res = await db.execute(
+    sql`DELETE FROM ${jobs} WHERE id IN (SELECT id FROM ${jobs} WHERE done_at IS NOT NULL AND done_at < ${before.toISOString()}::timestamptz LIMIT ${batch}) RETURNING 1`,
+  );
+  return ((res as unknown as { rows?: unknown[] }).rows ?? (res as unknown as unknown[])).length;
 }

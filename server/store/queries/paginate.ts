@@ -6,19 +6,17 @@ import { invalid } from '../../domain/errors';
 import { isUuid } from '../../ids';
 import type { Db } from '../db';
 
-type Direction = 'next' | 'prev';
+/**
+ * Cursors are uuids, as the spec types them: a cursor is always "the items after this id, in list order (newest first)".
+ * `nextCursor` is the last item's id; `previousCursor` is the id just above the previous page (the item `size + 1` places
+ * before this page's first), or the max uuid `ffffffff-ffff-ffff-ffff-ffffffffffff` when the previous page is the first
+ * page. So either one, passed back as `cursor`, answers the page it names, and the direction needs no second parameter.
+ */
+export const TOP_CURSOR = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
-/** Cursors are opaque (`n.<id>` / `p.<id>`, base64url); a bare id is accepted as "items older than this one". */
-export function encodeCursor(direction: Direction, id: string): string {
-  return Buffer.from(`${direction === 'next' ? 'n' : 'p'}.${id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): { direction: Direction; id: string } {
-  if (isUuid(cursor)) return { direction: 'next', id: cursor.toLowerCase() };
-  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^([np])\.([0-9a-f-]{36})$/.exec(raw);
-  if (!m || !isUuid(m[2]!)) throw invalid([{ path: 'query.cursor', message: 'is not a cursor this API returned' }]);
-  return { direction: m[1] === 'n' ? 'next' : 'prev', id: m[2]! };
+export function decodeCursor(cursor: string): string {
+  if (!isUuid(cursor)) throw invalid([{ path: 'query.cursor', message: 'is not a cursor this API returned (a uuid)' }]);
+  return cursor.toLowerCase();
 }
 
 export async function paginate<T extends { id: string }>(
@@ -29,30 +27,37 @@ export async function paginate<T extends { id: string }>(
   map?: (rows: unknown[]) => T[],
 ): Promise<{ data: T[]; pagination: Pagination }> {
   const { size } = opts;
-  const cursor = opts.cursor ? decodeCursor(opts.cursor) : undefined;
-  const bound = cursor ? (cursor.direction === 'next' ? lt(table.id, cursor.id) : gt(table.id, cursor.id)) : undefined;
+  const after = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const rows = (await db
     .select()
     .from(table as PgTable)
-    .where(and(where, bound))
-    .orderBy(cursor?.direction === 'prev' ? asc(table.id) : desc(table.id))
+    .where(and(where, after ? lt(table.id, after) : undefined))
+    .orderBy(desc(table.id))
     .limit(size + 1)) as { id: string }[];
-  const more = rows.length > size;
   const page = rows.slice(0, size);
-  if (cursor?.direction === 'prev') page.reverse();
-  const hasNextPage = cursor?.direction === 'prev' ? true : more;
-  const hasPreviousPage = cursor ? (cursor.direction === 'prev' ? more : true) : false;
-  const data = map ? map(page) : (page as unknown as T[]);
   const first = page[0];
   const last = page[page.length - 1];
+  // What lies before this page (newer): at most size + 1 ids, to know whether there is a previous page and where it starts.
+  // One query at a time: `db` may be a transaction's single connection.
+  const newer = after
+    ? ((await db
+        .select({ id: table.id })
+        .from(table as PgTable)
+        .where(and(where, gt(table.id, first ? first.id : after)))
+        .orderBy(asc(table.id))
+        .limit(size + 1)) as { id: string }[])
+    : [];
+  const hasNextPage = rows.length > size && !!last;
+  const hasPreviousPage = newer.length > 0;
+  const data = map ? map(page) : (page as unknown as T[]);
   return {
     data,
     pagination: {
       size,
-      hasNextPage: hasNextPage && !!last,
-      hasPreviousPage: hasPreviousPage && !!first,
-      nextCursor: hasNextPage && last ? encodeCursor('next', last.id) : null,
-      previousCursor: hasPreviousPage && first ? encodeCursor('prev', first.id) : null,
+      hasNextPage,
+      hasPreviousPage,
+      nextCursor: hasNextPage ? last!.id : null,
+      previousCursor: hasPreviousPage ? (newer.length > size ? newer[size]!.id : TOP_CURSOR) : null,
     },
   };
 }

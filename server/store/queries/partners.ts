@@ -37,3 +37,8 @@ export async function ensurePartnerForKey(db: Db, key: string, name: string): Pr
     throw err;
   }
 }
+
+export async function getPartner(db: Db, partnerId: string): Promise<{ id: string; name: string; createdAt: Date } | undefined> {
+  const [row] = await db.select().from(partners).where(eq(partners.id, partnerId)).limit(1);
+  return row;
+}

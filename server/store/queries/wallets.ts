@@ -1,6 +1,6 @@
 // Wallet rows: provisioned once per customer and chain, read with the customer.
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Wallet } from '../../domain/wallets';
+import { type Blockchain, canonicalAddress, type Wallet } from '../../domain/wallets';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { wallets } from '../schema/index';
@@ -21,4 +21,16 @@ export function walletsOf(db: Db, partnerId: string, customerIds: string[]): Pro
     .from(wallets)
     .where(and(eq(wallets.partnerId, partnerId), inArray(wallets.customerId, customerIds)))
     .orderBy(asc(wallets.blockchain));
+}
+
+/**
+ * Whose wallet `address` is on `blockchain`, across every partner (addresses come from one seed, so one address is one
+ * wallet). Undefined for an address we did not issue. The caller decides what the owner may learn.
+ */
+export async function walletOwner(db: Db, blockchain: Blockchain, address: string): Promise<{ partnerId: string; customerId: string } | undefined> {
+  const [row] = await db
+    .select({ partnerId: wallets.partnerId, customerId: wallets.customerId })
+    .from(wallets)
+    .where(and(eq(wallets.blockchain, blockchain), eq(wallets.address, canonicalAddress(blockchain, address))));
+  return row;
 }

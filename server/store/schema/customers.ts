@@ -32,5 +32,8 @@ export const customers = pgTable(
     uniqueIndex('customers_partner_tax_id_uq').on(t.partnerId, t.taxId),
     index('customers_partner_id_idx').on(t.partnerId, t.id),
     index('customers_partner_email_idx').on(t.partnerId, t.email),
+    // The list filters (newest first within a status or type), so `?status=` does not scan the partner's customers.
+    index('customers_partner_status_idx').on(t.partnerId, t.verificationStatus, t.id),
+    index('customers_partner_type_idx').on(t.partnerId, t.type, t.id),
   ],
 );

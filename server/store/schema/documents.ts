@@ -22,5 +22,5 @@ export const documents = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('documents_customer_idx').on(t.partnerId, t.customerId, t.id)],
+  (t) => [index('documents_customer_idx').on(t.partnerId, t.customerId, t.id), index('documents_sha256_idx').on(t.sha256)],
 );

@@ -7,7 +7,8 @@ export const exchangeRates = pgTable(
   {
     id: id(),
     partnerId: partnerId(),
-    customerId: uuid('customer_id').notNull(),
+    /** Null on a lock made without a customer: set to the customer of its first (only) use when redeemed. */
+    customerId: uuid('customer_id'),
     /** The quote as answered (amounts, fees, rates, rail, blockchain). */
     quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

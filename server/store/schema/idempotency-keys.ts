@@ -1,5 +1,5 @@
-// Idempotency keys: the first request with a key claims it; its response is stored and replayed for 24 h.
-import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+// Idempotency keys: the first request with a key claims it; its response is stored and replayed for 24 h, then cleaned up.
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, partnerId } from './columns';
 
 export const idempotencyKeys = pgTable(
@@ -16,5 +16,5 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
     lockedAt: timestamp('locked_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.partnerId, t.key] })],
+  (t) => [primaryKey({ columns: [t.partnerId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

@@ -16,3 +16,5 @@ export * from './partner-fees';
 export * from './limits';
 export * from './bank-accounts';
 export * from './transactions';
+export * from './partner-clocks';
+export * from './webhooks';

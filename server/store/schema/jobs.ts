@@ -13,8 +13,10 @@ export const jobs = pgTable(
     runAt: timestamp('run_at', { withTimezone: true }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** Set when the job stopped being retried (a refusal, or too many attempts): `last_error` says why. */
+    parkedAt: timestamp('parked_at', { withTimezone: true }),
     doneAt: timestamp('done_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL`)],
+  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL`), index('jobs_done_idx').on(t.doneAt).where(sql`done_at IS NOT NULL`)],
 );

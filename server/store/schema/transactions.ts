@@ -1,5 +1,6 @@
 // Transactions: on-ramps, off-ramps and transfers, with their status, the priced quote, and what each rail and chain reported.
 import { index, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { BLOCKCHAINS } from '../../../src/contract/blockchains';
 import { createdAt, id, partnerId, updatedAt } from './columns';
 
 export const transactions = pgTable(
@@ -12,7 +13,7 @@ export const transactions = pgTable(
     status: text('status', {
       enum: ['AWAITING_FUNDS', 'TRANSFERRING_FIAT', 'TRADING', 'TRANSFERRING_STABLECOIN', 'SUCCESS', 'FAILED', 'REFUNDING', 'REFUNDED'],
     }).notNull(),
-    blockchain: text('blockchain', { enum: ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'] }).notNull(),
+    blockchain: text('blockchain', { enum: BLOCKCHAINS }).notNull(),
     /** The request as received (normalised), echoed back. */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
     /** The priced quote (on/off-ramp) or the transfer's amount and asset. */
@@ -30,5 +31,7 @@ export const transactions = pgTable(
   (t) => [
     index('transactions_partner_idx').on(t.partnerId, t.id),
     index('transactions_customer_idx').on(t.partnerId, t.customerId, t.id),
+    index('transactions_partner_status_idx').on(t.partnerId, t.status, t.id),
+    index('transactions_partner_type_idx').on(t.partnerId, t.type, t.id),
   ],
 );

@@ -1,5 +1,6 @@
 // Wallets: one per customer and blockchain, provisioned when verification reaches APPROVED.
 import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { BLOCKCHAINS } from '../../../src/contract/blockchains';
 import { createdAt, id, partnerId } from './columns';
 
 export const wallets = pgTable(
@@ -8,7 +9,7 @@ export const wallets = pgTable(
     id: id(),
     partnerId: partnerId(),
     customerId: uuid('customer_id').notNull(),
-    blockchain: text('blockchain', { enum: ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'] }).notNull(),
+    blockchain: text('blockchain', { enum: BLOCKCHAINS }).notNull(),
     address: text('address').notNull(),
     isDefault: boolean('is_default').notNull(),
     createdAt: createdAt(),

@@ -64,6 +64,12 @@ export const documentUploaderStyles = [
       flex-wrap: wrap;
       gap: 0.4em;
     }
+    /* A phone has no files to drag: it is offered the buttons alone. */
+    @media (pointer: coarse) {
+      .drop-hint {
+        display: none;
+      }
+    }
     .sent-mark {
       font-size: 0.875em;
       color: var(--_color-success);

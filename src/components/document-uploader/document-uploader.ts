@@ -1,6 +1,8 @@
 // <ramp-document-uploader>: the documents a customer (or one associated party) must send, what was sent, and the uploads themselves.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Document, DocumentType } from '../../contract/kyc';
 import { defaultApiBase } from '../../client/api-base';
@@ -13,8 +15,11 @@ import { I18nController, type MessageKey, type TranslateArgs } from '../../i18n'
 import { humanize, requirementKey, type PlainMessageKey } from '../kyc-labels';
 import { documentUploaderStyles } from './document-uploader.styles';
 import { checkFile, formatBytes, type FileRefusal } from './file-check';
+import { countryOptions } from '../onboarding/countries';
 import {
   isDocumentRequirement,
+  isIdentityType,
+  optionalTypesFor,
   parseTypes,
   requirementOf,
   sidesFor,
@@ -40,6 +45,8 @@ interface Upload {
   requirement: string;
   type: DocumentType;
   side: Side | undefined;
+  /** The issuing country (alpha-3) of an identity document, as chosen when the file was picked; retries send the same. */
+  country: string | undefined;
   file: File;
   state: UploadState;
   loaded: number;
@@ -50,13 +57,21 @@ interface Upload {
   abort?: AbortController;
 }
 
+/** The label of a requirement: the identity group (several accepted types) reads "Identity document", others their type. */
+const labelName = (requirement: RequirementLike): string => ((requirement.acceptedTypes?.length ?? 0) > 1 ? 'IDENTITY_DOCUMENT' : requirement.name);
+
 const hintKeys: Partial<Record<string, PlainMessageKey>> = {
   IDENTITY_DOCUMENT: 'uploader.hint.IDENTITY_DOCUMENT',
   BANK_STATEMENT: 'uploader.hint.BANK_STATEMENT',
   INCORPORATION_ARTICLES: 'uploader.hint.INCORPORATION_ARTICLES',
   SHAREHOLDER_REGISTRY: 'uploader.hint.SHAREHOLDER_REGISTRY',
   DIRECTORS_REGISTRY: 'uploader.hint.DIRECTORS_REGISTRY',
+  INCOME_TAX_RETURN: 'uploader.hint.INCOME_TAX_RETURN',
+  DELIVERY_RECEIPT: 'uploader.hint.DELIVERY_RECEIPT',
 };
+
+/** The requirement name the optional documents' uploads are filed under (no requirement of the API has it). */
+const OPTIONAL = 'OPTIONAL';
 
 let nextUploadId = 1;
 
@@ -65,7 +80,8 @@ let nextUploadId = 1;
  * set) with each requirement's status and the documents already sent (their status and the reviewer's comment), and
  * uploads files by drag and drop, the file picker or the phone camera. Files are checked before sending, as the server
  * checks them (type by the first bytes: JPG, PNG or PDF; at most 50 MB). ID cards and driver's licences are sent front
- * and back, as two uploads. Uploads show real progress (XMLHttpRequest), can be cancelled, and are retried with the
+ * and back, as two uploads, and identity documents with their issuing country (default: the customer's). A customer
+ * (not a party) is also offered the optional documents the spec lists for its type. Uploads show real progress (XMLHttpRequest), can be cancelled, and are retried with the
  * same Idempotency-Key after a network or server failure.
  *
  * @summary Upload KYC/KYB documents with checks, progress, retry and per-file server errors.
@@ -80,6 +96,9 @@ let nextUploadId = 1;
  * @csspart status - A status badge (`data-status`).
  * @csspart hint - Help text.
  * @csspart type-choice - Identity document type radio group.
+ * @csspart country - The issuing-country select of an identity document.
+ * @csspart optional - The card of optional documents (its own drop area and list).
+ * @csspart optional-type - The document-type select in it.
  * @csspart dropzone - A drop area (`data-type`, `data-side`).
  * @csspart choose - The "choose a file" button.
  * @csspart camera - The "take a photo" button.
@@ -115,7 +134,11 @@ let nextUploadId = 1;
  * @cssprop --ramp-document-uploader-button-background - Primary button background.
  * @cssprop --ramp-document-uploader-button-color - Primary button text.
  */
-export class RampDocumentUploader extends LitElement {
+export class RampDocumentUploader extends RampElement {
+  protected override messageBundles(): readonly Bundle[] {
+    return ['core', 'kyc'];
+  }
+
   static override styles = documentUploaderStyles;
 
   /** The BFF's URL (`/verify/api` on the hosted verification page). Default: `/bff` beside the script's folder. */
@@ -124,13 +147,13 @@ export class RampDocumentUploader extends LitElement {
   /** The widget-session token (or, on the hosted page, the verification-link token). */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
-  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's. */
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
   @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
 
-  /** Which requirements to show, space- or comma-separated (`IDENTITY_DOCUMENT BANK_STATEMENT`); optional document types may be named too. Default: every document requirement. */
+  /** Which requirements to show, space- or comma-separated (`ID_CARD BANK_STATEMENT`); optional document types may be named too. Default: every document requirement. */
   @property({ converter: optionalAttribute }) types = '';
 
   /** Upload for this associated party of a business customer: shows and satisfies the party's own requirements. */
@@ -144,6 +167,13 @@ export class RampDocumentUploader extends LitElement {
   @state() private documents: Document[] = [];
   @state() private uploads: Upload[] = [];
   @state() private identityType: Partial<Record<string, DocumentType>> = {};
+  /** The issuing country chosen per identity requirement; default the customer's (or the party's) country. */
+  @state() private documentCountry: Partial<Record<string, string>> = {};
+  /** Optional document types that apply to this customer (none for a party, none when `types` narrows the list). */
+  @state() private optionalTypes: readonly DocumentType[] = [];
+  @state() private optionalType: DocumentType | undefined;
+  /** Whose country an identity document most likely comes from: the customer's (the issuer of their tax id) or the party's. */
+  private ownCountry = 'BRA';
   @state() private dragOver = '';
   @state() private announcement = '';
 
@@ -171,7 +201,7 @@ export class RampDocumentUploader extends LitElement {
   }
 
   private client() {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   private async load(): Promise<void> {
@@ -182,14 +212,19 @@ export class RampDocumentUploader extends LitElement {
     const client = this.client();
     const partyId = this.associatedPartyId || null;
     try {
-      const [requirements, documents] = await Promise.all([
+      const [owner, documents] = await Promise.all([
         partyId
-          ? client.listAssociatedParties({ signal }).then((page) => page.data.find((p) => p.id === partyId)?.requirements ?? [])
-          : client.getCustomer({ signal }).then((c) => c.requirements),
+          ? client.listAssociatedParties({ signal }).then((page) => {
+              const party = page.data.find((p) => p.id === partyId);
+              return { requirements: party?.requirements ?? [], country: party?.address.country, optional: [] as DocumentType[] };
+            })
+          : client.getCustomer({ signal }).then((c) => ({ requirements: c.requirements, country: c.country, optional: optionalTypesFor(c) })),
         client.listDocuments({ signal }).then((page) => page.data.filter((d) => (d.associatedPartyId ?? null) === partyId)),
       ]);
       if (signal.aborted) return;
-      this.requirements = requirements;
+      this.requirements = owner.requirements;
+      this.ownCountry = owner.country || 'BRA';
+      this.optionalTypes = owner.optional;
       this.documents = documents;
       this.loadState = 'ready';
     } catch (error) {
@@ -250,8 +285,10 @@ export class RampDocumentUploader extends LitElement {
       return html`<p class="muted" data-testid="loading"><span class="spinner" aria-hidden="true"></span> ${this.t('uploader.loading')}</p>`;
     }
     const shown = this.shownRequirements();
-    if (shown.length === 0) return html`<p class="muted" data-testid="nothing-needed">${this.t('uploader.empty')}</p>`;
-    return html`${repeat(shown, (r) => r.name, (r) => this.renderRequirement(r))}`;
+    // A partner that names the types it wants (`types`) gets those alone; otherwise the optional documents follow.
+    const optional = parseTypes(this.types) ? [] : this.optionalTypes;
+    if (shown.length === 0 && optional.length === 0) return html`<p class="muted" data-testid="nothing-needed">${this.t('uploader.empty')}</p>`;
+    return html`${repeat(shown, (r) => r.name, (r) => this.renderRequirement(r))}${optional.length ? this.renderOptional(optional) : nothing}`;
   }
 
   private heading(id: string, text: string): TemplateResult {
@@ -263,12 +300,17 @@ export class RampDocumentUploader extends LitElement {
     const name = requirement.name;
     const types = typesFor(requirement);
     const type = this.chosenType(requirement);
-    const docs = this.documents.filter((d) => requirementOf(d.type) === name);
-    const uploads = this.uploads.filter((u) => u.requirement === name);
-    const hint = hintKeys[name];
     const sides = sidesFor(type);
+    // A file a zone already marks as sent is not listed again below it: one status per file.
+    const marked = new Set((sides.length ? sides : [undefined]).map((side) => this.zoneDocument(type, side)?.id));
+    const docs = this.documents.filter((d) => requirementOf(d.type) === name && !marked.has(d.id));
+    const uploads = this.uploads.filter((u) => u.requirement === name);
+    const hint = hintKeys[labelName(requirement)];
+    // A named group, not a region landmark: a business's page holds one uploader per owner, each with the same requirements,
+    // and a dozen landmarks named alike ("Incorporation articles" twice) help nobody find their way (axe landmark-unique).
     return html`
-      <section
+      <div
+        role="group"
         part="requirement"
         class="requirement"
         data-requirement=${name}
@@ -277,13 +319,14 @@ export class RampDocumentUploader extends LitElement {
         aria-labelledby="req-${name}-title"
       >
         <div class="requirement-header">
-          ${this.heading(`req-${name}-title`, this.typeLabel(name))}
+          ${this.heading(`req-${name}-title`, this.typeLabel(labelName(requirement)))}
           <span part="status" class="badge" data-status=${requirement.status} data-testid="status-${name}">
             <span class="visually-hidden">${this.t('uploader.statusLabel')}:</span> ${this.statusLabel(requirement.status)}
           </span>
         </div>
         <p part="hint" class="hint">${hint ? html`${this.t(hint)} ` : nothing}${this.t('uploader.formats')}</p>
         ${types.length > 1 ? this.renderTypeChoice(requirement, types, type) : nothing}
+        ${isIdentityType(type) ? this.renderCountryChoice(name) : nothing}
         <div class="zones">
           ${sides.length ? sides.map((side) => this.renderZone(name, type, side)) : this.renderZone(name, type, undefined)}
         </div>
@@ -291,7 +334,7 @@ export class RampDocumentUploader extends LitElement {
           ? html`<ul class="uploads" aria-label=${this.t('uploader.uploadsLabel')}>${repeat(uploads, (u) => u.id, (u) => this.renderUpload(u))}</ul>`
           : nothing}
         ${docs.length ? this.renderDocuments(name, docs) : nothing}
-      </section>
+      </div>
     `;
   }
 
@@ -330,6 +373,64 @@ export class RampDocumentUploader extends LitElement {
     `;
   }
 
+  /** The issuing country of an identity document: the spec's `country` upload field, needed to read the document. */
+  private renderCountryChoice(requirement: string): TemplateResult {
+    const id = `country-${requirement}`;
+    const chosen = this.countryFor(requirement);
+    return html`
+      <div class="field country-choice">
+        <label for=${id}>${this.t('uploader.country')}</label>
+        <select
+          id=${id}
+          part="country"
+          data-testid=${id}
+          autocomplete="country"
+          @change=${(e: Event) => (this.documentCountry = { ...this.documentCountry, [requirement]: (e.target as HTMLSelectElement).value })}
+        >
+          ${countryOptions(this.i18n.locale, [...new Set([this.ownCountry, 'BRA'])]).map(
+            (c) => html`<option value=${c.code} ?selected=${c.code === chosen}>${c.name}</option>`,
+          )}
+        </select>
+      </div>
+    `;
+  }
+
+  private countryFor(requirement: string): string {
+    return this.documentCountry[requirement] ?? this.ownCountry;
+  }
+
+  /** Documents the spec lists as optional for this customer: one type at a time through a single drop area. */
+  private renderOptional(types: readonly DocumentType[]): TemplateResult {
+    const type = this.optionalType && types.includes(this.optionalType) ? this.optionalType : types[0]!;
+    const docs = this.documents.filter((d) => types.includes(d.type));
+    const uploads = this.uploads.filter((u) => u.requirement === OPTIONAL);
+    const hint = hintKeys[type];
+    return html`
+      <section part="optional" class="requirement optional" data-testid="optional-documents" aria-labelledby="optional-title">
+        <div class="requirement-header">${this.heading('optional-title', this.t('uploader.optional.title'))}</div>
+        <p part="hint" class="hint">${this.t('uploader.optional.hint')} ${this.t('uploader.formats')}</p>
+        <div class="field">
+          <label for="optional-type">${this.t('uploader.typeLegend')}</label>
+          <select
+            id="optional-type"
+            part="optional-type"
+            data-testid="optional-type"
+            aria-describedby=${hint ? 'optional-type-hint' : nothing}
+            @change=${(e: Event) => (this.optionalType = (e.target as HTMLSelectElement).value as DocumentType)}
+          >
+            ${types.map((t) => html`<option value=${t} ?selected=${t === type}>${this.typeLabel(t)}</option>`)}
+          </select>
+          ${hint ? html`<p id="optional-type-hint" class="hint">${this.t(hint)}</p>` : nothing}
+        </div>
+        <div class="zones">${this.renderZone(OPTIONAL, type, undefined)}</div>
+        ${uploads.length
+          ? html`<ul class="uploads" aria-label=${this.t('uploader.uploadsLabel')}>${repeat(uploads, (u) => u.id, (u) => this.renderUpload(u))}</ul>`
+          : nothing}
+        ${docs.length ? this.renderDocuments(OPTIONAL, docs) : nothing}
+      </section>
+    `;
+  }
+
   private zoneKey(type: string, side: Side | undefined): string {
     return side ? `${type}-${side}` : type;
   }
@@ -339,10 +440,15 @@ export class RampDocumentUploader extends LitElement {
     return side ? this.t('uploader.zone.side', { type: typeLabel, side: this.t(`uploader.side.${side}`) }) : typeLabel;
   }
 
+  /** The newest file of this type and side still standing (not rejected): the one its zone marks as sent. */
+  private zoneDocument(type: DocumentType, side: Side | undefined): Document | undefined {
+    return this.documents.find((d) => d.type === type && (d.side ?? undefined) === side && d.status !== 'REJECTED');
+  }
+
   private renderZone(requirement: string, type: DocumentType, side: Side | undefined): TemplateResult {
     const key = this.zoneKey(type, side);
     const label = this.zoneLabel(type, side);
-    const sent = this.documents.find((d) => d.type === type && (d.side ?? undefined) === side && d.status !== 'REJECTED');
+    const sent = this.zoneDocument(type, side);
     const pick = (capture: boolean) => this.renderRoot.querySelector<HTMLInputElement>(`#${capture ? 'camera' : 'file'}-${key}`)?.click();
     return html`
       <div
@@ -359,7 +465,7 @@ export class RampDocumentUploader extends LitElement {
       >
         <!-- A lone zone named like its requirement would repeat the heading: screen readers still get it (the buttons point here). -->
         <p class=${!side && type === requirement ? 'dropzone-label visually-hidden' : 'dropzone-label'} id="zone-${key}">${label}</p>
-        <p class="hint" aria-hidden="true">${this.t('uploader.dropHere')}</p>
+        <p class="hint drop-hint" aria-hidden="true">${this.t('uploader.dropHere')}</p>
         ${sent ? html`<p class="sent-mark" data-testid="sent-${key}">✓ ${this.t('uploader.sentMark', { file: sent.fileName })}</p>` : nothing}
         <div class="zone-buttons">
           <button
@@ -550,12 +656,15 @@ export class RampDocumentUploader extends LitElement {
   /** One upload per file; a front or a back takes one file. */
   private accept(files: File[], requirement: string, type: DocumentType, side: Side | undefined): void {
     const chosen = side ? files.slice(0, 1) : files;
+    // A new pick in a zone replaces the attempts that failed there: their error cards would outlive a good upload.
+    if (chosen.length) this.uploads = this.uploads.filter((u) => !(u.error && u.requirement === requirement && u.type === type && u.side === side));
     for (const file of chosen) {
       const upload: Upload = {
         id: nextUploadId++,
         requirement,
         type,
         side,
+        country: isIdentityType(type) ? this.countryFor(requirement) : undefined,
         file,
         state: 'checking',
         loaded: 0,
@@ -590,6 +699,7 @@ export class RampDocumentUploader extends LitElement {
     this.announce(this.t('uploader.uploading', { file: upload.file.name }));
     const fields: [string, string][] = [['type', upload.type]];
     if (upload.side) fields.push(['side', upload.side]);
+    if (upload.country) fields.push(['country', upload.country]);
     if (this.associatedPartyId) fields.push(['associatedPartyId', this.associatedPartyId]);
     try {
       const document = await uploadMultipart<Document>({

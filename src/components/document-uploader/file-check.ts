@@ -32,7 +32,7 @@ export async function checkFile(file: Blob, options: FileCheckOptions = {}): Pro
   return kind && (options.kinds ?? DOCUMENT_KINDS).includes(kind) ? undefined : 'badType';
 }
 
-/** `1536` → `1.5 KB`, in the reader's number format. */
+/** `1536` → `1.5 kB`, `19` → `19 bytes`, in the reader's number format (the short unit for bytes reads "19 byte"). */
 export function formatBytes(bytes: number, locale: string): string {
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
   let value = bytes;
@@ -41,5 +41,5 @@ export function formatBytes(bytes: number, locale: string): string {
     value /= 1024;
     unit++;
   }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
 }

@@ -8,14 +8,17 @@ export function maskTail(value: string, visible = 4): string {
   return `•••• ${compact.slice(-visible)}`;
 }
 
-/** The identifier line: `CPF •••• 4725`, `PHONE •••• 4321`, `IBAN •••• 3000`, `•••• 6789 · DEUTDEFF`. E-mail keys show as they are. */
-export function identifierText(account: Pick<BankAccount, 'rail' | 'identifier'>): string {
+/**
+ * The identifier line: `CPF •••• 4725`, `Phone number •••• 4321`, `IBAN •••• 3000`, `•••• 6789 · DEUTDEFF`. E-mail keys
+ * show as they are. `keyTypeName` gives a PIX key type its name for people ("Random key", not `EVP`); without it, the code.
+ */
+export function identifierText(account: Pick<BankAccount, 'rail' | 'identifier'>, keyTypeName: (keyType: string) => string = (k) => k): string {
   const id = account.identifier;
   switch (account.rail) {
     case 'PIX': {
-      const keyType = id.keyType ?? 'PIX';
+      const keyType = id.keyType ? keyTypeName(id.keyType) : 'PIX';
       const value = id.keyValue ?? '';
-      return `${keyType} ${keyType === 'EMAIL' ? value : maskTail(value)}`;
+      return `${keyType} ${id.keyType === 'EMAIL' ? value : maskTail(value)}`;
     }
     case 'SEPA':
       return `IBAN ${maskTail(id.iban ?? '')}`;

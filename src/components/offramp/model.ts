@@ -1,9 +1,12 @@
 // The add-bank-account form: its fields per rail and holder type (view values as typed), and the request body they become (model values).
 import type { BffCreateBankAccount } from '../../client/bff-client';
+import { DEFAULT_TAX_COUNTRY } from '../../contract/customer-rules';
+import type { Customer } from '../../contract/customers';
 import { normalizeTaxId } from '../../contract/tax-id';
+import { refitTaxId } from '../onboarding/format';
 import { toE164 } from '../onboarding/phone';
 import type { Relationship } from '../transaction/purposes';
-import { electronicIban } from './iban';
+import { electronicIban } from '../../rules/iban';
 
 export type BankRail = 'PIX' | 'SEPA' | 'SWIFT';
 export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
@@ -33,14 +36,22 @@ export interface BankForm {
   legalName: string;
   taxId: string;
   birthDate: string;
+  /** Business holders (both optional). */
+  incorporationDate: string;
+  email: string;
   line1: string;
   city: string;
   state: string;
   postalCode: string;
   country: string;
+  /**
+   * The country whose rules the tax id follows when it is not the address's: a SELF holder's tax id is the customer's
+   * own, issued by the customer's country (a German living in São Paulo keeps a German id). Empty: the address's.
+   */
+  taxCountry: string;
 }
 
-export type BankField = Exclude<keyof BankForm, 'rail' | 'holderType' | 'relationship' | 'keyType'> | 'relationship' | 'keyType';
+export type BankField = Exclude<keyof BankForm, 'rail' | 'holderType' | 'relationship' | 'keyType' | 'taxCountry'> | 'relationship' | 'keyType';
 
 export function emptyBankForm(rail: BankRail = 'PIX'): BankForm {
   return {
@@ -59,11 +70,14 @@ export function emptyBankForm(rail: BankRail = 'PIX'): BankForm {
     legalName: '',
     taxId: '',
     birthDate: '',
+    incorporationDate: '',
+    email: '',
     line1: '',
     city: '',
     state: '',
     postalCode: '',
     country: rail === 'PIX' ? 'BRA' : '',
+    taxCountry: '',
   };
 }
 
@@ -80,7 +94,7 @@ export function identifierFields(rail: BankRail): readonly BankField[] {
 }
 
 export function holderFields(holderType: HolderType): readonly BankField[] {
-  return holderType === 'INDIVIDUAL' ? ['relationship', 'holderName', 'taxId', 'birthDate'] : ['relationship', 'legalName', 'taxId'];
+  return holderType === 'INDIVIDUAL' ? ['relationship', 'holderName', 'taxId', 'birthDate'] : ['relationship', 'legalName', 'taxId', 'incorporationDate', 'email'];
 }
 
 export const addressFields: readonly BankField[] = ['line1', 'city', 'state', 'postalCode', 'country'];
@@ -91,7 +105,7 @@ export function visibleFields(form: Pick<BankForm, 'rail' | 'holderType'>): read
 }
 
 export function isOptional(form: Pick<BankForm, 'rail'>, field: BankField): boolean {
-  return field === 'birthDate' || (field === 'bic' && form.rail === 'SEPA');
+  return field === 'birthDate' || field === 'incorporationDate' || field === 'email' || (field === 'bic' && form.rail === 'SEPA');
 }
 
 /**
@@ -99,8 +113,9 @@ export function isOptional(form: Pick<BankForm, 'rail'>, field: BankField): bool
  * (person) or CNPJ (company), elsewhere letters and digits. No country yet: a PIX account's holder is most likely
  * Brazilian; for SEPA and SWIFT nothing is assumed, so a foreign id is not mangled into CPF punctuation.
  */
-export function holderTaxIdKind(form: Pick<BankForm, 'rail' | 'holderType' | 'country'>): 'cpf' | 'cnpj' | 'other' {
-  const brazilian = form.country === 'BRA' || (!form.country && form.rail === 'PIX');
+export function holderTaxIdKind(form: Pick<BankForm, 'rail' | 'holderType' | 'country'> & { taxCountry?: string }): 'cpf' | 'cnpj' | 'other' {
+  const country = form.taxCountry || form.country;
+  const brazilian = country === 'BRA' || (!country && form.rail === 'PIX');
   if (!brazilian) return 'other';
   return form.holderType === 'INDIVIDUAL' ? 'cpf' : 'cnpj';
 }
@@ -137,7 +152,11 @@ export function toCreateBankAccount(form: BankForm): BffCreateBankAccount {
   const person =
     form.holderType === 'INDIVIDUAL'
       ? { name: form.holderName.trim(), ...(form.birthDate ? { birthDate: form.birthDate } : {}) }
-      : { legalName: form.legalName.trim() };
+      : {
+          legalName: form.legalName.trim(),
+          ...(form.incorporationDate ? { incorporationDate: form.incorporationDate } : {}),
+          ...(form.email.trim() ? { email: form.email.trim() } : {}),
+        };
   return {
     name: form.name.trim(),
     type: 'EXTERNAL',
@@ -171,8 +190,32 @@ export function bankFieldOf(segments: readonly string[]): BankField | undefined 
   }
   if (first === 'holder') {
     if (second === 'name') return 'holderName';
-    if (second === 'legalName' || second === 'taxId' || second === 'birthDate' || second === 'relationship') return second;
+    if (second === 'legalName' || second === 'taxId' || second === 'birthDate' || second === 'incorporationDate' || second === 'email' || second === 'relationship') return second;
     if (second === 'address' && (third === 'line1' || third === 'city' || third === 'state' || third === 'postalCode' || third === 'country')) return third;
   }
   return undefined;
+}
+
+/** The holder fields "Me" (SELF) fills: the customer's own type, name, tax id and dates, and the address sent with the additional information. */
+export type SelfHolder = Partial<Pick<BankForm, 'holderType' | 'holderName' | 'legalName' | 'taxId' | 'birthDate' | 'incorporationDate' | 'email' | 'line1' | 'city' | 'state' | 'postalCode' | 'country' | 'taxCountry'>>;
+
+export function selfHolder(customer: Customer, rail: BankRail): SelfHolder {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const address = (customer.additionalInformation?.address ?? {}) as Record<string, unknown>;
+  const taxCountry = customer.country || DEFAULT_TAX_COUNTRY;
+  const holderType = customer.type;
+  const filled: SelfHolder = { holderType, taxCountry };
+  if (holderType === 'INDIVIDUAL') {
+    filled.holderName = customer.name ?? '';
+    filled.birthDate = customer.birthDate ?? '';
+  } else {
+    filled.legalName = customer.legalName ?? '';
+    filled.incorporationDate = customer.incorporationDate ?? '';
+    filled.email = customer.email ?? '';
+  }
+  filled.taxId = refitTaxId(holderTaxIdKind({ rail, holderType, country: '', taxCountry }), customer.taxId);
+  for (const part of ['line1', 'city', 'state', 'postalCode', 'country'] as const) {
+    if (text(address[part])) filled[part] = text(address[part]);
+  }
+  return filled;
 }

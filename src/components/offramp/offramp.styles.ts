@@ -16,6 +16,8 @@ export const offrampStyles = [
       --_button-color: var(--ramp-offramp-button-color, var(--_color-on-primary));
     }
     .base {
+      /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
+      container: ramp-card / inline-size;
       display: grid;
       gap: calc(var(--_space) * 1.25);
       max-width: var(--ramp-offramp-max-width, 36rem);
@@ -23,6 +25,12 @@ export const offrampStyles = [
       background: var(--ramp-offramp-background, var(--_color-surface));
       border: 1px solid var(--ramp-offramp-border-color, var(--_color-border));
       border-radius: var(--ramp-offramp-radius, var(--_radius));
+    }
+    /* A phone's width is precious: the card keeps a smaller inner margin there. */
+    @media (max-width: 26rem) {
+      .base {
+        padding: var(--ramp-offramp-padding, var(--_space));
+      }
     }
     .title {
       font-size: 1.375em;

@@ -1,133 +1,40 @@
 // <ramp-offramp>: picks (or adds) a payout bank account, confirms a locked quote with a purpose, and follows the off-ramp to SUCCESS or REFUNDED.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import { Task, TaskStatus } from '@lit/task';
 import type { BankAccount } from '../../contract/bank-accounts';
 import type { Quote } from '../../contract/exchange-rates';
 import type { BffOffRampRequest, Transaction } from '../../contract/transactions';
-import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
 import { defaultApiBase } from '../../client/api-base';
-import { createBffClient, ProblemError, type BffClient, type BffCreateBankAccount, type Page } from '../../client/bff-client';
+import { createBffClient, ProblemError, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
-import { pollingFeed } from '../../client/feed';
-import { transactionFeed } from '../../client/transaction-feed';
 import { RampBankAccountCreatedEvent } from '../../events/bank-account-created';
 import { RampErrorEvent } from '../../events/error';
 import { RampRequoteRequestedEvent } from '../../events/requote-requested';
-import { RampTransactionCreatedEvent } from '../../events/transaction-created';
-import { RampTransactionUpdatedEvent } from '../../events/transaction-updated';
 import { formatInstant, I18nController, type MessageKey, type TranslateArgs } from '../../i18n';
-import { FeedController } from '../feed-controller';
-import { countryOptions } from '../onboarding/countries';
-import { refitTaxId, reformatTaxId, taxIdMaxLength } from '../onboarding/format';
 import { formatAmount } from '../quote/amount';
 import { alertText } from '../transaction/alert-text';
-import { purposeKeys, stepLabelKey, stepStateKeys } from '../transaction/labels';
+import { purposeKeys } from '../transaction/labels';
+import { PaymentLock } from '../transaction/lock';
 import { alertFor, errorDetailFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
 import { isPurpose, purposes } from '../transaction/purposes';
-import { renderStepper } from '../transaction/stepper';
-import { furthest, isTerminal, progressOf, type TransactionStatus } from '../transaction/steps';
-import { holderName, identifierText } from './format';
-import { formatIban } from './iban';
-import {
-  bankFieldOf,
-  bankRails,
-  emptyBankForm,
-  holderTaxIdKind,
-  holderTypes,
-  isOptional,
-  pixKeyTypes,
-  relationships,
-  toCreateBankAccount,
-  visibleFields,
-  type BankField,
-  type BankForm,
-  type BankRail,
-  type HolderType,
-  type PixKeyType,
-} from './model';
+import { isTerminal, type TransactionStatus } from '../transaction/steps';
+import { TransactionTracker } from '../transaction/tracker';
+import { AccountList } from './account-list';
+import { BankAccountForm } from './bank-account-form';
+import { keyTypeKeys } from './bank-labels';
+import { identifierText } from './format';
+import type { BankRail, PixKeyType } from './model';
+import { supportReference } from '../support-reference';
 import { offrampStyles } from './offramp.styles';
 import { offRampRequest, payoutSource, purposeFits, unavailableReason, type PayoutSource } from './payout';
-import { fieldError, validateBankForm, type BankFieldError } from './validators';
 
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
 
 type Currency = Quote['sourceCurrency'];
-type AccountsState = 'idle' | 'loading' | 'ready' | 'error';
 type PayoutField = 'account' | 'purpose';
-
-/** Message keys of the bank form's labels; `holderName` is the holder's `name` in the API. */
-const fieldLabelKeys = {
-  name: 'bank.field.name',
-  keyType: 'bank.field.keyType',
-  keyValue: 'bank.field.keyValue',
-  iban: 'bank.field.iban',
-  bic: 'bank.field.bic',
-  accountNumber: 'bank.field.accountNumber',
-  bankName: 'bank.field.bankName',
-  bankCountry: 'bank.field.bankCountry',
-  relationship: 'bank.field.relationship',
-  holderName: 'bank.field.holderName',
-  legalName: 'bank.field.legalName',
-  taxId: 'bank.field.taxId',
-  birthDate: 'bank.field.birthDate',
-  line1: 'bank.field.line1',
-  city: 'bank.field.city',
-  state: 'bank.field.state',
-  postalCode: 'bank.field.postalCode',
-  country: 'bank.field.country',
-} as const satisfies Record<BankField, MessageKey>;
-
-const errorKeys = {
-  required: 'bank.error.required',
-  cpf: 'bank.error.cpf',
-  cnpj: 'bank.error.cnpj',
-  email: 'bank.error.email',
-  phone: 'bank.error.phone',
-  evp: 'bank.error.evp',
-  ibanShape: 'bank.error.ibanShape',
-  ibanLength: 'bank.error.ibanLength',
-  ibanChecksum: 'bank.error.ibanChecksum',
-  bic: 'bank.error.bic',
-  accountNumber: 'bank.error.accountNumber',
-  country: 'bank.error.country',
-  date: 'bank.error.date',
-  futureDate: 'bank.error.futureDate',
-  taxId: 'bank.error.taxId',
-  tooLong: 'bank.error.tooLong',
-} as const satisfies Record<Exclude<BankFieldError, 'underage'>, MessageKey>;
-
-const keyTypeKeys = {
-  CPF: 'bank.keyType.CPF',
-  CNPJ: 'bank.keyType.CNPJ',
-  EMAIL: 'bank.keyType.EMAIL',
-  PHONE: 'bank.keyType.PHONE',
-  EVP: 'bank.keyType.EVP',
-} as const satisfies Record<PixKeyType, MessageKey>;
-
-const keyHintKeys = {
-  CPF: 'bank.keyValue.hint.CPF',
-  CNPJ: 'bank.keyValue.hint.CNPJ',
-  EMAIL: 'bank.keyValue.hint.EMAIL',
-  PHONE: 'bank.keyValue.hint.PHONE',
-  EVP: 'bank.keyValue.hint.EVP',
-} as const satisfies Record<PixKeyType, MessageKey>;
-
-const railKeys = { PIX: 'bank.rail.PIX', SEPA: 'bank.rail.SEPA', SWIFT: 'bank.rail.SWIFT' } as const satisfies Record<BankRail, MessageKey>;
-const holderTypeKeys = { INDIVIDUAL: 'bank.holderType.INDIVIDUAL', BUSINESS: 'bank.holderType.BUSINESS' } as const satisfies Record<HolderType, MessageKey>;
-const relationshipKeys = {
-  SELF: 'bank.relationship.SELF',
-  FRIEND: 'bank.relationship.FRIEND',
-  RELATIVE: 'bank.relationship.RELATIVE',
-  EMPLOYEE: 'bank.relationship.EMPLOYEE',
-} as const;
-const verificationKeys = {
-  NOT_STARTED: 'status.NOT_STARTED',
-  UNDER_VERIFICATION: 'status.UNDER_VERIFICATION',
-  APPROVED: 'status.APPROVED',
-  TEMPORARY_REJECTION: 'status.TEMPORARY_REJECTION',
-  FINAL_REJECTION: 'status.FINAL_REJECTION',
-} as const;
 
 /**
  * The off-ramp: the user picks one of their payout bank accounts (paged, newest first; only accounts whose holder is
@@ -204,7 +111,11 @@ const verificationKeys = {
  * @cssprop --ramp-offramp-button-background - Primary button background (default: `--ramp-color-primary`).
  * @cssprop --ramp-offramp-button-color - Primary button text (default: `--ramp-color-on-primary`).
  */
-export class RampOfframp extends LitElement {
+export class RampOfframp extends RampElement {
+  protected override messageBundles(): readonly Bundle[] {
+    return ['core', 'money'];
+  }
+
   static override styles = offrampStyles;
 
   /** The BFF's URL. Default: `/bff` beside the script's folder. */
@@ -213,7 +124,7 @@ export class RampOfframp extends LitElement {
   /** A widget-session token bound to the customer who cashes out. */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
-  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's. */
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
@@ -240,45 +151,26 @@ export class RampOfframp extends LitElement {
   /** The locked quote itself (`ramp-quote-locked` → `detail.quote`): shows the amounts and keeps accounts of another currency out. */
   @property({ attribute: false }) quote: Quote | undefined;
 
-  @state() private accounts: Page<BankAccount> | undefined;
-  @state() private accountsState: AccountsState = 'idle';
-  @state() private accountsAlert: TransactionAlert | undefined;
-  @state() private selectedId = '';
-  /** The picked account itself, so the choice survives paging away from it. */
-  @state() private picked: BankAccount | undefined;
-  @state() private adding = false;
-  @state() private form: BankForm = emptyBankForm();
-  @state() private touched: ReadonlySet<BankField> = new Set();
-  @state() private formSubmitted = false;
-  @state() private formServerErrors: Partial<Record<BankField, string>> = {};
-  @state() private formAlert: TransactionAlert | undefined;
   @state() private selectedPurpose = '';
   @state() private purposeTouched = false;
   @state() private submitted = false;
   @state() private payoutServerErrors: Partial<Record<PayoutField, string>> = {};
   @state() private alert: TransactionAlert | undefined;
-  @state() private tx: Transaction | undefined;
-  @state() private reached: TransactionStatus | undefined;
-  @state() private statusTrouble = false;
   @state() private announcement = '';
 
   private readonly i18n = new I18nController(this);
-  private readonly accountKeys = new IdempotencyKeys();
   private readonly payoutKeys = new IdempotencyKeys();
-  /** The cursor of the page on screen (undefined: the first), so a re-read during verification reads the same page. */
-  private cursor: string | undefined;
-  private listAbort: AbortController | undefined;
-  /** An account this element added: picked for the user as soon as its holder is approved. */
-  private addedAccountId: string | undefined;
   /** The account of the payout on screen (the list may page away from it). */
   private payoutAccount: BankAccount | undefined;
 
-  private readonly createAccountTask = new Task(this, {
-    autoRun: false,
-    task: ([body, idempotencyKey]: readonly [BffCreateBankAccount, string], { signal }) =>
-      this.client().createBankAccount(body, { idempotencyKey, signal }),
-    onComplete: (account) => void this.accountCreated(account),
-    onError: (error) => this.accountFailed(error),
+  private readonly bankForm = new BankAccountForm(this, this.i18n, {
+    client: () => this.client(),
+    session: () => this.session,
+    rail: () => (this.lockedQuote ? railFor(this.lockedQuote.targetCurrency) : 'PIX'),
+    announce: (message) => this.announce(message),
+    report: (error, operation) => this.report(error, operation),
+    renderAlert: (alert, retry, testid) => this.renderAlert(alert, retry, testid),
+    created: (account) => void this.accountCreated(account),
   });
 
   private readonly payoutTask = new Task(this, {
@@ -288,14 +180,33 @@ export class RampOfframp extends LitElement {
     onError: (error) => this.payoutFailed(error),
   });
 
-  private readonly feed = new FeedController<Transaction>(this, {
-    next: (tx) => this.observe(tx),
-    error: (error) => this.feedFailed(error),
+  private readonly tracker = new TransactionTracker(this, {
+    type: 'OFF_RAMP',
+    client: () => this.client(),
+    changed: (previous, next) => this.statusChanged(previous, next),
+    lost: (alert) => (this.alert = alert),
   });
 
-  /** Re-reads the page on screen while a holder on it is under verification. */
-  private readonly verificationFeed = new FeedController<Page<BankAccount>>(this, {
-    next: (page) => this.showPage(page, false),
+  private readonly accountList = new AccountList(this, this.i18n, {
+    client: () => this.client(),
+    session: () => this.session,
+    pageSize: () => this.pageSize,
+    pollInterval: () => this.pollInterval,
+    quote: () => this.lockedQuote,
+    keyTypeName: (keyType) => this.keyTypeName(keyType),
+    announce: (message) => this.announce(message),
+    report: (error, operation) => this.report(error, operation),
+    renderAlert: (alert, retry, testid) => this.renderAlert(alert, retry, testid),
+    error: () => this.payoutFieldError('account'),
+    renderAdd: () => this.renderAddAccount(),
+    chosen: () => this.accountChosen(),
+  });
+
+  /** The lock of the quote we pay with: its countdown, shared with the quote panel; at its end the form gives way to a re-quote. */
+  private readonly lock = new PaymentLock(this, this.i18n, this.tracker, {
+    announce: (message) => this.announce(message),
+    expired: () => (this.alert = undefined),
+    requote: () => this.requestRequote('RATE_EXPIRED'),
   });
 
   /** The transaction this element created and follows, once it exists. */
@@ -303,22 +214,21 @@ export class RampOfframp extends LitElement {
     return this.tx;
   }
 
-  /** The bank account currently picked (as last read, when it is on the page shown). */
-  get selectedAccount(): BankAccount | undefined {
-    if (!this.selectedId) return undefined;
-    return this.accounts?.data.find((a) => a.id === this.selectedId) ?? (this.picked?.id === this.selectedId ? this.picked : undefined);
+  private get tx(): Transaction | undefined {
+    return this.tracker.tx;
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.listAbort?.abort();
+  /** The bank account currently picked (as last read, when it is on the page shown). */
+  get selectedAccount(): BankAccount | undefined {
+    return this.accountList.selected;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const sourceChanged = changed.has('exchangeRateId') || changed.has('amount') || changed.has('stablecoin') || changed.has('blockchain');
     if (sourceChanged && this.hasUpdated && (!this.tx || isTerminal(this.tx.state.status))) this.resetPayout();
+    this.lock.follow(this.lockedQuote);
     // Here rather than in updated(): the loading state it sets joins this render instead of scheduling another.
-    if (changed.has('session') || changed.has('apiBase') || changed.has('pageSize')) void this.loadPage(undefined);
+    if (changed.has('session') || changed.has('apiBase') || changed.has('pageSize')) void this.accountList.load(undefined);
   }
 
 
@@ -332,12 +242,15 @@ export class RampOfframp extends LitElement {
     `;
   }
 
+  /** A PIX key type as people read it ("Random key"), for the account lines. */
+  private keyTypeName = (keyType: string): string => (keyType in keyTypeKeys ? this.t(keyTypeKeys[keyType as PixKeyType]) : keyType);
+
   private t<K extends MessageKey>(key: K, ...args: TranslateArgs<K>): string {
     return this.i18n.t(key, ...args);
   }
 
   private client(): BffClient {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   private get source(): PayoutSource {
@@ -360,7 +273,7 @@ export class RampOfframp extends LitElement {
   private renderChoose(): TemplateResult {
     return html`
       <p class="muted">${this.t('offramp.intro')}</p>
-      ${this.renderSummary()} ${this.renderAccounts()} ${this.adding ? this.renderBankForm() : nothing} ${this.renderPayoutForm()}
+      ${this.renderSummary()} ${this.accountList.render()} ${this.bankForm.adding ? this.bankForm.render() : nothing} ${this.renderPayoutForm()}
     `;
   }
 
@@ -369,7 +282,8 @@ export class RampOfframp extends LitElement {
     if (source.kind === 'missing') return html`<div class="notice" data-tone="danger" data-testid="missing">${this.t('offramp.missing')}</div>`;
     const quote = this.lockedQuote;
     if (source.kind === 'locked' && !quote) return nothing;
-    return html`
+    if (this.lock.expired) return this.lock.renderExpired();
+    return html`${this.lock.renderCountdown()}
       <dl part="summary" class="amounts" data-testid="summary">
         <dt>${this.t('offramp.send')}</dt>
         <dd class="big" data-testid="summary-send">
@@ -383,332 +297,23 @@ export class RampOfframp extends LitElement {
     `;
   }
 
-  private renderAccounts(): TemplateResult {
-    const page = this.accounts;
-    const error = this.payoutFieldError('account');
+  // ── the add-account form ──
+
+  private renderAddAccount(): TemplateResult {
     return html`
-      <fieldset part="accounts" class="section" data-testid="accounts" aria-describedby=${error ? 'accounts-error' : nothing}>
-        <legend id="accounts-legend" tabindex="-1">${this.t('offramp.accounts.legend')}</legend>
-        ${this.accountsAlert ? this.renderAlert(this.accountsAlert, () => void this.loadPage(this.cursor), 'accounts-alert') : nothing}
-        ${this.accountsState === 'loading' && !page
-          ? html`<p class="busy" data-testid="accounts-loading"><span class="spinner" aria-hidden="true"></span>${this.t('offramp.accounts.loading')}</p>`
-          : nothing}
-        ${page && page.data.length === 0 && !page.pagination.hasPreviousPage
-          ? html`<p class="muted" data-testid="accounts-empty">${this.t('offramp.accounts.empty')}</p>`
-          : nothing}
-        ${page && page.data.length > 0
-          ? html`<div class="accounts-list" data-testid="account-list" aria-busy=${this.accountsState === 'loading' ? 'true' : 'false'}>
-              ${page.data.map((account) => this.renderAccount(account))}
-            </div>`
-          : nothing}
-        ${error ? html`<p id="accounts-error" part="error" class="error" data-testid="account-error">${error}</p>` : nothing}
-        ${page && (page.pagination.hasNextPage || page.pagination.hasPreviousPage) ? this.renderPager(page) : nothing}
         <div class="actions start">
           <button
             part="add-account"
             type="button"
             data-testid="add-account"
-            aria-expanded=${this.adding ? 'true' : 'false'}
+            aria-expanded=${this.bankForm.adding ? 'true' : 'false'}
             aria-controls="bank-form"
-            @click=${this.onToggleAdd}
+            @click=${this.bankForm.onToggleAdd}
           >
             ${this.t('offramp.accounts.add')}
           </button>
         </div>
-      </fieldset>
     `;
-  }
-
-  private renderAccount(account: BankAccount): TemplateResult {
-    const status = account.holder.verification.status;
-    const reason = unavailableReason(account, this.lockedQuote);
-    const detailId = `account-${account.id}-detail`;
-    return html`
-      <label part="account" class="choice account" data-testid="account" data-account-id=${account.id} data-status=${status}>
-        <input
-          type="radio"
-          name="bankAccount"
-          value=${account.id}
-          .checked=${account.id === this.selectedId}
-          ?disabled=${reason !== undefined}
-          aria-describedby=${detailId}
-          @change=${this.onAccountChange}
-        />
-        <span class="account-text">
-          <span class="account-head">
-            <span>${account.name}</span>
-            <span part="badge" class="badge" data-status=${status}>${this.t(verificationKeys[status])}</span>
-          </span>
-          <span id=${detailId} class="hint account-detail">
-            ${this.t(railKeys[account.rail])} · ${identifierText(account)} · ${holderName(account)} (${this.t(relationshipKeys[account.holder.relationship])})
-            ${reason === 'verification' ? html`<br />${this.t('offramp.accounts.pending')}` : nothing}
-            ${reason === 'currency' ? html`<br />${this.t('offramp.accounts.otherCurrency', { currency: this.lockedQuote?.targetCurrency ?? '' })}` : nothing}
-          </span>
-        </span>
-      </label>
-    `;
-  }
-
-  private renderPager(page: Page<BankAccount>): TemplateResult {
-    const busy = this.accountsState === 'loading';
-    return html`
-      <nav part="pager" class="pager" aria-label=${this.t('offramp.accounts.pages')}>
-        <button
-          part="pager-button"
-          type="button"
-          class="small"
-          data-testid="accounts-previous"
-          ?disabled=${!page.pagination.hasPreviousPage || busy}
-          @click=${() => this.turnPage(page.pagination.previousCursor, 'previous')}
-        >
-          ${this.t('offramp.accounts.previous')}
-        </button>
-        <button
-          part="pager-button"
-          type="button"
-          class="small"
-          data-testid="accounts-next"
-          ?disabled=${!page.pagination.hasNextPage || busy}
-          @click=${() => this.turnPage(page.pagination.nextCursor, 'next')}
-        >
-          ${this.t('offramp.accounts.next')}
-        </button>
-      </nav>
-    `;
-  }
-
-  // ── the add-account form ──
-
-  private renderBankForm(): TemplateResult {
-    const busy = this.createAccountTask.status === TaskStatus.PENDING;
-    const f = this.form;
-    return html`
-      <form
-        id="bank-form"
-        part="bank-form"
-        class="bank-form"
-        novalidate
-        data-testid="bank-form"
-        aria-labelledby="bank-form-title"
-        aria-busy=${busy ? 'true' : 'false'}
-        @submit=${this.onSaveAccount}
-      >
-        <h3 id="bank-form-title" tabindex="-1">${this.t('bank.form.title')}</h3>
-        ${this.formAlert ? this.renderAlert(this.formAlert, () => void this.saveAccount(), 'bank-alert') : nothing}
-        <fieldset>
-          <legend>${this.t('bank.rail.legend')}</legend>
-          <div class="choices">
-            ${bankRails.map(
-              (rail) => html`
-                <label class="choice">
-                  <input type="radio" name="rail" value=${rail} data-testid="rail-${rail}" .checked=${f.rail === rail} @change=${this.onRailChange} />
-                  <span>${this.t(railKeys[rail])}</span>
-                </label>
-              `,
-            )}
-          </div>
-        </fieldset>
-        ${this.renderBankField('name')}
-        <div class="grid-2">${visibleFields(f).filter((x) => x === 'keyType' || x === 'keyValue' || x === 'iban' || x === 'bic' || x === 'accountNumber' || x === 'bankName' || x === 'bankCountry').map((x) => this.renderBankField(x))}</div>
-        <fieldset class="section">
-          <legend>${this.t('bank.holder.legend')}</legend>
-          <div class="choices">
-            ${holderTypes.map(
-              (type) => html`
-                <label class="choice">
-                  <input type="radio" name="holderType" value=${type} data-testid="holder-${type}" .checked=${f.holderType === type} @change=${this.onHolderTypeChange} />
-                  <span>${this.t(holderTypeKeys[type])}</span>
-                </label>
-              `,
-            )}
-          </div>
-          <div class="grid-2">
-            ${visibleFields(f)
-              .filter((x) => x === 'relationship' || x === 'holderName' || x === 'legalName' || x === 'taxId' || x === 'birthDate')
-              .map((x) => this.renderBankField(x))}
-          </div>
-        </fieldset>
-        <fieldset class="section">
-          <legend>${this.t('bank.address.legend')}</legend>
-          <div class="grid-2">${(['line1', 'city', 'state', 'postalCode', 'country'] as const).map((x) => this.renderBankField(x))}</div>
-        </fieldset>
-        <div class="actions">
-          <button type="button" data-testid="cancel-account" @click=${this.onToggleAdd}>${this.t('bank.cancel')}</button>
-          <button part="save" class="primary" type="submit" data-testid="save-account" aria-disabled=${busy ? 'true' : 'false'}>
-            ${busy ? this.t('bank.saving') : this.t('bank.save')}
-          </button>
-        </div>
-      </form>
-    `;
-  }
-
-  private renderBankField(field: BankField): TemplateResult {
-    const id = `bank-${field}`;
-    const error = this.bankFieldErrorText(field);
-    const hint = this.bankHint(field);
-    const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || nothing;
-    const optional = isOptional(this.form, field);
-    return html`
-      <div part="field field-${field}" class="field">
-        <label part="label" for=${id}>
-          ${this.bankLabel(field)}${optional ? html` <span class="optional">(${this.t('bank.optional')})</span>` : nothing}
-        </label>
-        ${this.renderBankControl(field, id, Boolean(error), describedBy, !optional)}
-        ${hint ? html`<p id="${id}-hint" part="hint" class="hint">${hint}</p>` : nothing}
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </div>
-    `;
-  }
-
-  private renderBankControl(field: BankField, id: string, invalid: boolean, describedBy: string | typeof nothing, required: boolean): TemplateResult {
-    const f = this.form;
-    const aria = { invalid: invalid ? 'true' : 'false' };
-    switch (field) {
-      case 'keyType':
-        return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${this.onKeyTypeChange}>
-          ${pixKeyTypes.map((k) => html`<option value=${k} ?selected=${f.keyType === k}>${this.t(keyTypeKeys[k])}</option>`)}
-        </select>`;
-      case 'relationship':
-        return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${this.onSelect}>
-          ${relationships.map((r) => html`<option value=${r} ?selected=${f.relationship === r}>${this.t(relationshipKeys[r])}</option>`)}
-        </select>`;
-      case 'country':
-      case 'bankCountry':
-        return html`<select
-          id=${id}
-          name=${field}
-          part="select"
-          ?required=${required}
-          autocomplete=${field === 'country' ? 'country' : 'off'}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          @change=${this.onSelect}
-          @blur=${this.onBlur}
-        >
-          <option value="" ?selected=${!f[field]}>${this.t('bank.country.placeholder')}</option>
-          ${countryOptions(this.i18n.locale, f.rail === 'PIX' ? ['BRA'] : f.rail === 'SEPA' ? ['PRT', 'DEU', 'FRA', 'ESP', 'ITA'] : ['USA'])
-            .map((c) => html`<option value=${c.code} ?selected=${c.code === f[field]}>${c.name}</option>`)}
-        </select>`;
-      case 'birthDate':
-        return html`<input
-          id=${id}
-          name=${field}
-          part="input"
-          type="date"
-          min="1900-01-01"
-          max=${isoDay(new Date())}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          .value=${f.birthDate}
-          @input=${this.onInput}
-          @change=${this.onInput}
-          @blur=${this.onBlur}
-        />`;
-      default: {
-        const text = this.textAttributes(field);
-        return html`<input
-          id=${id}
-          name=${field}
-          part="input"
-          type=${text.type}
-          inputmode=${text.inputmode ?? nothing}
-          autocomplete=${text.autocomplete}
-          autocapitalize=${text.autocapitalize ?? nothing}
-          spellcheck="false"
-          maxlength=${text.maxlength ?? nothing}
-          ?required=${required}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          .value=${f[field]}
-          @input=${this.onInput}
-          @blur=${this.onBlur}
-        />`;
-      }
-    }
-  }
-
-  private textAttributes(field: BankField): { type: string; inputmode?: string; autocomplete: string; autocapitalize?: string; maxlength?: number } {
-    const f = this.form;
-    switch (field) {
-      case 'keyValue':
-        switch (f.keyType) {
-          case 'CPF':
-            return { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: taxIdMaxLength.cpf };
-          case 'CNPJ':
-            return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: taxIdMaxLength.cnpj };
-          case 'EMAIL':
-            return { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 77 };
-          case 'PHONE':
-            return { type: 'tel', inputmode: 'tel', autocomplete: 'off', maxlength: 20 };
-          case 'EVP':
-            return { type: 'text', autocomplete: 'off', maxlength: 36 };
-        }
-      case 'taxId':
-        return {
-          type: 'text',
-          inputmode: holderTaxIdKind(f) === 'cpf' ? 'numeric' : undefined,
-          autocomplete: 'off',
-          autocapitalize: 'characters',
-          maxlength: taxIdMaxLength[holderTaxIdKind(f)],
-        };
-      case 'iban':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 42 };
-      case 'bic':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 11 };
-      case 'accountNumber':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 40 };
-      case 'holderName':
-        return { type: 'text', autocomplete: 'name', maxlength: 200 };
-      case 'legalName':
-        return { type: 'text', autocomplete: 'organization', maxlength: 200 };
-      case 'line1':
-        return { type: 'text', autocomplete: 'address-line1', maxlength: 200 };
-      case 'city':
-        return { type: 'text', autocomplete: 'address-level2', maxlength: 100 };
-      case 'state':
-        return { type: 'text', autocomplete: 'address-level1', maxlength: 100 };
-      case 'postalCode':
-        return { type: 'text', autocomplete: 'postal-code', maxlength: 20 };
-      default:
-        break;
-    }
-    return { type: 'text', autocomplete: 'off', maxlength: field === 'name' ? 100 : 140 };
-  }
-
-  private bankLabel(field: BankField): string {
-    if (field === 'taxId') {
-      const kind = holderTaxIdKind(this.form);
-      return kind === 'cpf' ? this.t('bank.field.taxId.cpf') : kind === 'cnpj' ? this.t('bank.field.taxId.cnpj') : this.t('bank.field.taxId');
-    }
-    if (field === 'bic' && this.form.rail === 'SWIFT') return this.t('bank.field.swiftCode');
-    return this.t(fieldLabelKeys[field]);
-  }
-
-  private bankHint(field: BankField): string | undefined {
-    switch (field) {
-      case 'name':
-        return this.t('bank.field.name.hint');
-      case 'keyValue':
-        return this.t(keyHintKeys[this.form.keyType]);
-      case 'iban':
-        return this.t('bank.field.iban.hint');
-      case 'bic':
-        return this.t('bank.field.bic.hint');
-      case 'relationship':
-        return this.t('bank.field.relationship.hint');
-      default:
-        return undefined;
-    }
-  }
-
-  /** Server errors show at once; client errors after the field was left or a save was tried. */
-  private bankFieldErrorText(field: BankField): string | undefined {
-    const server = this.formServerErrors[field];
-    if (server) return this.t('tx.error.rejected', { message: server });
-    if (!this.formSubmitted && !this.touched.has(field)) return undefined;
-    const error = fieldError(this.form, field, isoDay(new Date()));
-    if (error === 'underage') return this.t('bank.error.underage', { age: ADULT_AGE });
-    return error ? this.t(errorKeys[error]) : undefined;
   }
 
   // ── the payout form ──
@@ -723,7 +328,7 @@ export class RampOfframp extends LitElement {
       <form part="form" class="section" novalidate aria-busy=${busy ? 'true' : 'false'} data-testid="payout-form" @submit=${this.onConfirm}>
         ${this.alert ? this.renderAlert(this.alert, () => void this.confirm(), 'alert') : nothing}
         ${account
-          ? html`<p class="muted" data-testid="selected-account">${this.t('offramp.to')}: ${account.name} · ${identifierText(account)}</p>`
+          ? html`<p class="muted" data-testid="selected-account">${this.t('offramp.to')}: ${account.name} · ${identifierText(account, this.keyTypeName)}</p>`
           : nothing}
         <div part="field field-purpose" class="field">
           <label part="label" for="offramp-purpose">${this.t('offramp.purpose.label')}</label>
@@ -748,17 +353,19 @@ export class RampOfframp extends LitElement {
           <p id="offramp-purpose-hint" part="hint" class="hint">${this.t('offramp.purpose.hint')}</p>
           ${error ? html`<p id="offramp-purpose-error" part="error" class="error" data-testid="purpose-error">${error}</p>` : nothing}
         </div>
-        <div class="actions">
-          <button
-            part="submit"
-            class="primary"
-            type="submit"
-            data-testid="confirm-payout"
-            aria-disabled=${busy || this.source.kind === 'missing' ? 'true' : 'false'}
-          >
-            ${busy ? this.t('offramp.confirming') : this.t('offramp.confirm')}
-          </button>
-        </div>
+        ${this.lock.expired
+          ? nothing
+          : html`<div class="actions">
+              <button
+                part="submit"
+                class="primary"
+                type="submit"
+                data-testid="confirm-payout"
+                aria-disabled=${busy || this.source.kind === 'missing' ? 'true' : 'false'}
+              >
+                ${busy ? this.t('offramp.confirming') : this.t('offramp.confirm')}
+              </button>
+            </div>`}
       </form>
     `;
   }
@@ -795,11 +402,7 @@ export class RampOfframp extends LitElement {
     const account = this.payoutAccount;
     const coin = tx.quote?.sourceCurrency ?? String(tx.request.sourceCurrency ?? '');
     const fiat = tx.quote?.targetCurrency ?? account?.currency ?? String(tx.request.targetCurrency ?? '');
-    const stepper = renderStepper(progressOf('OFF_RAMP', status, this.reached), {
-      heading: this.t('tx.progress'),
-      label: (s) => this.t(stepLabelKey('OFF_RAMP', s)),
-      state: (s) => (s === 'upcoming' ? '' : this.t(stepStateKeys[s])),
-    });
+    const stepper = this.tracker.renderStepper(tx, this.i18n);
     const settlement =
       tx.state.estimatedSettlementAt && account?.rail !== 'PIX' && !isTerminal(status)
         ? html`<p part="settlement" data-testid="settlement">
@@ -816,13 +419,12 @@ export class RampOfframp extends LitElement {
           : nothing}
         ${account
           ? html`<dt>${this.t('offramp.to')}</dt>
-              <dd>${account.name} · ${identifierText(account)}</dd>`
+              <dd>${account.name} · ${identifierText(account, this.keyTypeName)}</dd>`
           : nothing}
-        <dt>${this.t('offramp.reference')}</dt>
-        <dd data-testid="reference">${tx.id}</dd>
       </dl>
+      ${supportReference(this.t('offramp.reference'), tx.id, 'reference')}
     `;
-    const trouble = this.statusTrouble ? html`<p class="muted" data-testid="status-trouble">${this.t('tx.status.slow')}</p>` : nothing;
+    const trouble = this.tracker.renderTrouble(this.i18n);
     const again = html`<div class="actions start">
       <button part="again" type="button" data-testid="again" @click=${this.onAgain}>${this.t('offramp.again')}</button>
     </div>`;
@@ -868,235 +470,24 @@ export class RampOfframp extends LitElement {
 
   // ── bank accounts: reading ──
 
-  private async loadPage(cursor: string | undefined, focusAfter?: 'previous' | 'next' | 'legend'): Promise<void> {
-    this.listAbort?.abort();
-    this.verificationFeed.stop();
-    if (!this.session) {
-      this.accountsState = 'idle';
-      return;
-    }
-    const abort = (this.listAbort = new AbortController());
-    this.accountsState = 'loading';
-    this.accountsAlert = undefined;
-    try {
-      const page = await this.client().listBankAccounts({ size: this.pageSize, cursor }, { signal: abort.signal });
-      if (abort.signal.aborted) return;
-      this.cursor = cursor;
-      this.showPage(page, true);
-      if (focusAfter) await this.focusAfterPaging(focusAfter);
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      this.accountsState = 'error';
-      this.accountsAlert = alertFor(error);
-      if (this.accountsAlert) this.report(error, 'listBankAccounts');
-    }
-  }
-
-  /** A page arrived (a new one, or the same one re-read while a holder is verified): announce what changed, keep following if needed. */
-  private showPage(page: Page<BankAccount>, fresh: boolean): void {
-    const before = new Map(this.accounts?.data.map((a) => [a.id, a.holder.verification.status]));
-    this.accounts = page;
-    this.accountsState = 'ready';
-    if (!fresh) {
-      for (const account of page.data) {
-        const was = before.get(account.id);
-        const now = account.holder.verification.status;
-        if (was && was !== now) this.announce(this.t('offramp.accounts.statusChanged', { name: account.name, status: this.t(verificationKeys[now]) }));
-      }
-    }
-    // The account the user just added is picked for them once it can receive money, if they have picked none.
-    const added = page.data.find((a) => a.id === this.addedAccountId);
-    if (added && !this.selectedId && unavailableReason(added, this.lockedQuote) === undefined) {
-      this.selectedId = added.id;
-      this.addedAccountId = undefined;
-    }
-    const fresher = page.data.find((a) => a.id === this.selectedId);
-    if (fresher) this.picked = fresher;
-    const verifying = page.data.some((a) => a.holder.verification.status === 'UNDER_VERIFICATION' || a.holder.verification.status === 'NOT_STARTED');
-    if (!verifying) this.verificationFeed.stop();
-    else if (!this.verificationFeed.active) {
-      const client = this.client();
-      const size = this.pageSize;
-      const cursor = this.cursor;
-      this.verificationFeed.start((immediate) =>
-        pollingFeed((signal) => client.listBankAccounts({ size, cursor }, { signal }), { intervalMs: this.pollInterval, immediate }),
-      );
-    }
-  }
-
-  private turnPage(cursor: string | null, direction: 'previous' | 'next'): void {
-    if (!cursor || this.accountsState === 'loading') return;
-    void this.loadPage(cursor, direction);
-  }
-
-  /** The pressed button may now be disabled (first or last page): then focus goes to the list, never to the page's body. */
-  private async focusAfterPaging(pressed: 'previous' | 'next' | 'legend'): Promise<void> {
-    await this.updateComplete;
-    const page = this.accounts;
-    this.announce(this.i18n.plural('offramp.accounts.shown', page?.data.length ?? 0));
-    const button = pressed === 'legend' ? null : this.renderRoot.querySelector<HTMLButtonElement>(`[data-testid="accounts-${pressed}"]`);
-    if (button && !button.disabled) return button.focus();
-    const first = this.renderRoot.querySelector<HTMLInputElement>('input[name="bankAccount"]:not(:disabled)');
-    (first ?? this.renderRoot.querySelector<HTMLElement>('#accounts-legend'))?.focus();
-  }
-
   // ── bank accounts: adding ──
 
-  private onToggleAdd = async (): Promise<void> => {
-    this.adding = !this.adding;
-    if (this.adding) {
-      this.form = emptyBankForm(this.lockedQuote ? railFor(this.lockedQuote.targetCurrency) : 'PIX');
-      this.touched = new Set();
-      this.formSubmitted = false;
-      this.formServerErrors = {};
-      this.formAlert = undefined;
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('#bank-form-title')?.focus();
-    } else {
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('[data-testid="add-account"]')?.focus();
-    }
-  };
+  // ── bank accounts: added ──
 
-  private setField(field: keyof BankForm, value: string): void {
-    if (this.form[field] === value) return;
-    this.form = { ...this.form, [field]: value };
-    if (this.formServerErrors[field as BankField]) {
-      const { [field as BankField]: _, ...rest } = this.formServerErrors;
-      this.formServerErrors = rest;
-    }
-  }
-
-  private onInput = (event: InputEvent): void => {
-    const input = event.target as HTMLInputElement;
-    const field = input.name as BankField;
-    const kind = field === 'taxId' ? holderTaxIdKind(this.form) : field === 'keyValue' && (this.form.keyType === 'CPF' || this.form.keyType === 'CNPJ') ? (this.form.keyType === 'CPF' ? 'cpf' : 'cnpj') : undefined;
-    if (kind && kind !== 'other') {
-      // CPF / CNPJ punctuation while typing, the caret kept where the user types (the onboarding form's own helper).
-      const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, this.form[field], event.inputType);
-      if (input.value !== edit.value) input.value = edit.value;
-      if (this.shadowRoot?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-      this.setField(field, edit.value);
-      return;
-    }
-    this.setField(field, input.value);
-  };
-
-  private onSelect = (event: Event): void => {
-    const select = event.target as HTMLSelectElement;
-    const before = holderTaxIdKind(this.form);
-    this.setField(select.name as BankField, select.value);
-    // The holder's country decides what a tax id looks like (CPF/CNPJ in Brazil): re-fit what was typed.
-    const after = holderTaxIdKind(this.form);
-    if (after !== before && this.form.taxId) this.setField('taxId', refitTaxId(after, this.form.taxId));
-    this.markTouched(select.name as BankField);
-  };
-
-  private onBlur = (event: FocusEvent): void => {
-    const input = event.target as HTMLInputElement;
-    const field = input.name as BankField;
-    if (!this.adding || !visibleFields(this.form).includes(field)) return;
-    // The IBAN reads back in groups of four once the user is done with it; the API gets the electronic form.
-    if (field === 'iban' && this.form.iban) this.setField('iban', formatIban(this.form.iban));
-    if (field === 'bic') this.setField('bic', this.form.bic.trim().toUpperCase());
-    this.markTouched(field);
-  };
-
-  private markTouched(field: BankField): void {
-    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
-    const message = this.bankFieldErrorText(field);
-    if (message && !this.formSubmitted) this.announce(this.t('tx.field.error', { field: this.bankLabel(field), message }));
-  }
-
-  private onRailChange = (event: Event): void => {
-    const rail = (event.target as HTMLInputElement).value as BankRail;
-    const country = this.form.country || (rail === 'PIX' ? 'BRA' : '');
-    const next = { ...this.form, rail, country };
-    // Typed values stay (the user may switch back); the tax id is re-fitted if the holder's presumed country changed.
-    const kind = holderTaxIdKind(next);
-    this.form = kind === holderTaxIdKind(this.form) ? next : { ...next, taxId: refitTaxId(kind, next.taxId) };
-    this.formServerErrors = {};
-  };
-
-  private onHolderTypeChange = (event: Event): void => {
-    const holderType = (event.target as HTMLInputElement).value as HolderType;
-    this.form = { ...this.form, holderType, taxId: '' };
-    this.touched = new Set([...this.touched].filter((f) => f !== 'taxId'));
-    this.formServerErrors = {};
-  };
-
-  private onKeyTypeChange = (event: Event): void => {
-    const keyType = (event.target as HTMLSelectElement).value as PixKeyType;
-    this.form = { ...this.form, keyType, keyValue: '' };
-    this.touched = new Set([...this.touched].filter((f) => f !== 'keyValue'));
-  };
-
-  private onSaveAccount = (event: SubmitEvent): void => {
-    event.preventDefault();
-    void this.saveAccount();
-  };
-
-  private async saveAccount(): Promise<void> {
-    if (this.createAccountTask.status === TaskStatus.PENDING) return;
-    this.formSubmitted = true;
-    this.formAlert = undefined;
-    const errors = validateBankForm(this.form, isoDay(new Date()));
-    const invalid = visibleFields(this.form).filter((f) => errors[f] || this.formServerErrors[f]);
-    if (invalid.length > 0) {
-      this.announce(this.i18n.plural('tx.form.invalid', invalid.length));
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>(`#bank-${invalid[0]}`)?.focus();
-      return;
-    }
-    const body = toCreateBankAccount(this.form);
-    this.announce(this.t('bank.saving'));
-    await this.createAccountTask.run([body, this.accountKeys.keyFor(body)]);
-  }
-
-  private async accountCreated(account: BankAccount): Promise<void> {
-    this.accountKeys.reset();
-    this.adding = false;
-    this.addedAccountId = account.id;
+  private accountCreated(account: BankAccount): void {
     this.dispatchEvent(new RampBankAccountCreatedEvent(account));
     this.announce(this.t('bank.saved', { name: account.name }));
-    // Newest first: the new account is at the top of the first page.
-    await this.loadPage(undefined);
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#accounts-legend')?.focus();
-  }
-
-  private accountFailed(error: unknown): void {
-    const alert = alertFor(error);
-    if (!alert) return;
-    if (error instanceof ProblemError && (error.status === 400 || error.status === 422)) {
-      const { fields, unplaced } = placeFieldProblems(error.errors, bankFieldOf);
-      const visible = visibleFields(this.form);
-      const placed = Object.fromEntries(Object.entries(fields).filter(([f]) => visible.includes(f as BankField))) as Partial<Record<BankField, string>>;
-      this.formServerErrors = { ...this.formServerErrors, ...placed };
-      const first = visible.find((f) => placed[f]);
-      if (first) {
-        this.announce(this.i18n.plural('tx.form.invalid', Object.keys(placed).length));
-        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#bank-${first}`)?.focus());
-      }
-      const rest = [...unplaced, ...Object.entries(fields).filter(([f]) => !visible.includes(f as BankField)).map(([path, message]) => ({ path, message: String(message) }))];
-      if (first && rest.length === 0) return;
-      this.formAlert = { kind: 'validation', detail: rest.map((p) => `${p.path}: ${p.message}`).join('; ') || error.detail };
-      return;
-    }
-    this.formAlert = alert;
-    this.report(error, 'createBankAccount');
+    void this.accountList.added(account);
   }
 
   // ── paying out ──
 
-  private onAccountChange = (event: Event): void => {
-    this.selectedId = (event.target as HTMLInputElement).value;
-    this.picked = this.accounts?.data.find((a) => a.id === this.selectedId);
+  private accountChosen(): void {
     const { account: _, ...rest } = this.payoutServerErrors;
     this.payoutServerErrors = rest;
     const purpose = this.selectedPurpose;
     if (isPurpose(purpose) && !purposeFits(purpose, this.selectedAccount)) this.announce(this.t('offramp.purpose.selfOnly'));
-  };
+  }
 
   private onPurposeChange = (event: Event): void => {
     this.selectedPurpose = (event.target as HTMLSelectElement).value;
@@ -1119,7 +510,7 @@ export class RampOfframp extends LitElement {
     this.submitted = true;
     this.alert = undefined;
     const source = this.source;
-    if (source.kind === 'missing') return;
+    if (source.kind === 'missing' || this.lock.expired) return;
     const account = this.selectedAccount;
     const purpose = this.selectedPurpose;
     const invalid: string[] = [];
@@ -1162,56 +553,30 @@ export class RampOfframp extends LitElement {
 
   private async created(tx: Transaction): Promise<void> {
     this.payoutKeys.reset();
-    this.tx = tx;
-    this.reached = tx.state.status;
-    this.verificationFeed.stop();
-    this.dispatchEvent(new RampTransactionCreatedEvent(tx));
-    if (!isTerminal(tx.state.status)) {
-      const client = this.client();
-      this.feed.start((immediate) => transactionFeed(client, tx.id, { intervalMs: this.pollInterval, immediate }));
-    }
-    this.announceStep(tx);
+    this.accountList.stopFollowing();
+    this.tracker.begin(tx);
+    this.announceStep();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#phase-title')?.focus();
   }
 
-  private observe(next: Transaction): void {
-    const previous = this.tx;
-    if (!previous || next.id !== previous.id) return;
-    this.statusTrouble = false;
-    this.tx = next;
-    if (next.state.status === previous.state.status) return;
-    this.reached = furthest('OFF_RAMP', this.reached, next.state.status);
-    if (isTerminal(next.state.status)) this.feed.stop();
-    this.dispatchEvent(new RampTransactionUpdatedEvent(next));
-    this.announceStep(next);
+  /** A new status (`ramp-transaction-updated` is out): say it; a new panel replaces what had focus, so put it on the new heading. */
+  private statusChanged(previous: Transaction, next: Transaction): void {
+    this.announceStep();
     const panelChanged = (s: TransactionStatus) => (s === 'SUCCESS' ? 'success' : s === 'REFUNDING' || s === 'REFUNDED' || s === 'FAILED' ? s : 'progress');
     if (panelChanged(previous.state.status) !== panelChanged(next.state.status)) {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#phase-title')?.focus());
     }
   }
 
-  private announceStep(tx: Transaction): void {
-    const progress = progressOf('OFF_RAMP', tx.state.status, this.reached);
-    const step = progress.steps[progress.current];
-    if (!step) return;
-    const label = this.t(stepLabelKey('OFF_RAMP', step.status));
-    this.announce(this.t('tx.announce.step', { current: progress.current + 1, total: progress.steps.length, label }));
-  }
-
-  private feedFailed(error: unknown): void {
-    if (error instanceof ProblemError && (error.status === 401 || error.status === 403 || error.status === 404)) {
-      this.feed.stop();
-      this.alert = alertFor(error);
-      this.report(error, 'getTransaction');
-      return;
-    }
-    this.statusTrouble = true;
+  private announceStep(): void {
+    const news = this.tracker.stepNews(this.i18n);
+    if (news) this.announce(news);
   }
 
   private onAgain = (): void => {
     this.resetPayout();
-    void this.loadPage(this.cursor);
+    void this.accountList.reload();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#title')?.focus());
   };
 
@@ -1221,12 +586,9 @@ export class RampOfframp extends LitElement {
   }
 
   private resetPayout(): void {
-    this.feed.stop();
-    this.tx = undefined;
-    this.reached = undefined;
+    this.tracker.clear();
     this.payoutAccount = undefined;
     this.alert = undefined;
-    this.statusTrouble = false;
     this.submitted = false;
     this.purposeTouched = false;
     this.payoutServerErrors = {};

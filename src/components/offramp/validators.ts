@@ -1,8 +1,9 @@
 // Client checks of the add-bank-account form, the server's own rules: CPF/CNPJ check digits, e-mail shape, +55 phone, EVP UUID, IBAN mod-97, BIC.
-import { checkBirthDate, checkEmail, checkTaxId, type FieldError } from '../../contract/customer-rules';
+import { checkBirthDate, checkEmail, checkPastDate, checkTaxId, type FieldError } from '../../contract/customer-rules';
 import { isValidCnpj, isValidCpf } from '../../contract/tax-id';
 import { isAlpha3Country } from '../../contract/countries';
-import { ibanError, isBic } from './iban';
+import { hasControlCharacter } from '../../contract/text';
+import { ibanError, isBic } from '../../rules/iban';
 import { isOptional, pixKeyModel, visibleFields, type BankField, type BankForm, type PixKeyType } from './model';
 
 export type BankFieldError =
@@ -22,7 +23,8 @@ export type BankFieldError =
   | 'futureDate'
   | 'underage'
   | 'taxId'
-  | 'tooLong';
+  | 'tooLong'
+  | 'controlCharacter';
 
 /** A Brazilian number in E.164: +55, a two-digit area code (no 0), then 9 + 8 digits (mobile) or 8 digits (landline). */
 const BR_PHONE = /^\+55[1-9]{2}(?:9\d{8}|[2-8]\d{7})$/;
@@ -58,6 +60,7 @@ const fromCustomerRule: Readonly<Record<FieldError, BankFieldError>> = {
   underage: 'underage',
   invalidCountry: 'country',
   invalidEmail: 'email',
+  controlCharacter: 'controlCharacter',
 };
 const rule = (error: FieldError | undefined): BankFieldError | undefined => (error ? fromCustomerRule[error] : undefined);
 
@@ -72,6 +75,7 @@ const maxLength: Partial<Record<BankField, number>> = {
   state: 100,
   postalCode: 20,
   bankName: 140,
+  email: 254,
 };
 
 export function fieldError(form: BankForm, field: BankField, today: string): BankFieldError | undefined {
@@ -79,6 +83,7 @@ export function fieldError(form: BankForm, field: BankField, today: string): Ban
   if (!value) return isOptional(form, field) ? undefined : 'required';
   const max = maxLength[field];
   if (max !== undefined && value.length > max) return 'tooLong';
+  if (hasControlCharacter(value)) return 'controlCharacter';
   switch (field) {
     case 'keyValue':
       return pixKeyError(form.keyType, form.keyValue);
@@ -93,11 +98,17 @@ export function fieldError(form: BankForm, field: BankField, today: string): Ban
     case 'bankCountry':
     case 'country':
       return isAlpha3Country(value) ? undefined : 'country';
-    case 'taxId':
-      // Judged by the holder's country as the server does; until a country is chosen, that field says what is missing.
-      return isAlpha3Country(form.country) ? rule(checkTaxId(value, form.holderType, form.country)) : undefined;
+    case 'taxId': {
+      // Judged by the holder's country as the server does (for SELF, the customer's); until a country is chosen, that field says what is missing.
+      const country = form.taxCountry || form.country;
+      return isAlpha3Country(country) ? rule(checkTaxId(value, form.holderType, country)) : undefined;
+    }
     case 'birthDate':
       return rule(checkBirthDate(value, new Date(`${today}T12:00:00Z`)));
+    case 'incorporationDate':
+      return rule(checkPastDate(value, new Date(`${today}T12:00:00Z`)));
+    case 'email':
+      return rule(checkEmail(value));
     default:
       return undefined;
   }

@@ -73,8 +73,10 @@ export class DocumentsStep {
   }
 
   private missingText(m: { partyId?: string; name: string }): string {
-    const key = requirementKey(m.name);
-    const what = key ? this.ctx.t(key) : humanize(m.name);
+    // ID_CARD names the identity requirement (any identity document satisfies it).
+    const name = m.name === 'ID_CARD' ? 'IDENTITY_DOCUMENT' : m.name;
+    const key = requirementKey(name);
+    const what = key ? this.ctx.t(key) : humanize(name);
     if (!m.partyId) return what;
     const party = this.ctx.parties.find((p) => p.id === m.partyId);
     return this.ctx.t('kyc.missing.party', { party: party ? partyName(party) : m.partyId, item: what });

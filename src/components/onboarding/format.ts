@@ -2,12 +2,12 @@
 import { formatCnpj, formatCpf, normalizeTaxId } from '../../contract/tax-id';
 import type { CustomerType } from './model';
 
-/** Brazilian customers (no country yet, or BRA) have a CPF or CNPJ; a foreign business has its own country's id, left unformatted. */
+/** Brazilian customers (no country yet, or BRA) have a CPF or CNPJ; anyone else has their own country's id, left unformatted. */
 export type TaxIdKind = 'cpf' | 'cnpj' | 'other';
 
 export function taxIdKind(type: CustomerType, country: string): TaxIdKind {
-  if (type === 'INDIVIDUAL') return 'cpf';
-  return !country || country === 'BRA' ? 'cnpj' : 'other';
+  if (country && country !== 'BRA') return 'other';
+  return type === 'INDIVIDUAL' ? 'cpf' : 'cnpj';
 }
 
 /** The longest view value each kind can have: `123.456.789-09` and `11.222.333/0001-81`. */

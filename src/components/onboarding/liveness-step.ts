@@ -10,7 +10,7 @@ export class LivenessStep {
   constructor(private readonly ctx: StepContext) {}
 
   render(): TemplateResult {
-    const link = this.ctx.customer?.verification.link ?? '';
+    const link = withLang(this.ctx.customer?.verification.link ?? '', this.ctx.locale);
     return html`
       <section class="kyc-step" data-step="liveness" aria-labelledby="step-title">
         <h3 id="step-title" part="step-title" class="step-title" tabindex="-1">${this.ctx.t('liveness.title')}</h3>
@@ -43,7 +43,7 @@ export class LivenessStep {
    * permission is the hosted page's own (first-party origin), which an iframe would not get reliably, so: never an iframe.
    */
   open(): void {
-    const link = this.ctx.customer?.verification.link;
+    const link = withLang(this.ctx.customer?.verification.link ?? '', this.ctx.locale);
     if (!link) return;
     const popup = window.open(link, 'ramp-liveness', 'popup=yes,width=480,height=760');
     if (popup) {
@@ -59,4 +59,12 @@ export class LivenessStep {
     this.ctx.announce(this.blocked ? this.ctx.t('liveness.blocked') : this.ctx.t('liveness.waiting'));
     this.ctx.host.requestUpdate();
   }
+}
+
+/** The hosted page speaks the widget's language (`?lang=`), not only the browser's. */
+function withLang(link: string, locale: string): string {
+  if (!link) return link;
+  const url = new URL(link);
+  url.searchParams.set('lang', locale);
+  return url.href;
 }

@@ -19,14 +19,22 @@ export interface FormValues {
   email: string;
 }
 
+/**
+ * An individual starts with Brazil chosen (the country of the tax id: most people paying by PIX have a CPF, and the
+ * label then says CPF); a business chooses its country of incorporation itself, since a wrong guess would mean a CNPJ.
+ */
+export function defaultCountry(type: CustomerType): string {
+  return type === 'INDIVIDUAL' ? 'BRA' : '';
+}
+
 export function emptyForm(type: CustomerType = 'INDIVIDUAL'): FormValues {
-  return { type, name: '', legalName: '', taxId: '', birthDate: '', incorporationDate: '', country: '', email: '' };
+  return { type, name: '', legalName: '', taxId: '', birthDate: '', incorporationDate: '', country: defaultCountry(type), email: '' };
 }
 
 /** The fields each customer type shows, in page order (the order focus goes to the first bad one). */
 export function fieldsFor(type: CustomerType): readonly FieldName[] {
   return type === 'INDIVIDUAL'
-    ? ['name', 'taxId', 'birthDate', 'email']
+    ? ['name', 'country', 'taxId', 'birthDate', 'email']
     : ['legalName', 'country', 'taxId', 'incorporationDate', 'email'];
 }
 
@@ -48,6 +56,7 @@ export function toRequest(values: FormValues): CreateCustomerRequest {
       name: values.name.trim(),
       taxId: taxIdModel(values.taxId),
       birthDate: values.birthDate,
+      country: values.country,
       ...(email ? { email } : {}),
     };
   }

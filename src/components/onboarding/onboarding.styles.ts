@@ -15,6 +15,7 @@ export const onboardingStyles = [
       --_button-color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
     }
     .base {
+      container: onboarding / inline-size;
       max-width: var(--ramp-onboarding-max-width, 34rem);
       padding: var(--ramp-onboarding-padding, calc(var(--_space) * 1.5));
       background: var(--ramp-onboarding-background, var(--_color-surface));
@@ -68,6 +69,29 @@ export const onboardingStyles = [
       border-color: var(--_color-primary);
       color: var(--_color-on-primary);
     }
+    /* narrow: one line; names of other steps only read out */
+    @container onboarding (max-width: 30rem) {
+      .steps {
+        flex-wrap: nowrap;
+        gap: 0.3em;
+      }
+      .step + .step::before {
+        width: 0.6em;
+      }
+      .step[aria-current] {
+        min-width: 0;
+      }
+      .step:not([aria-current]) .step-label {
+        position: absolute;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
+      .step[aria-current] .step-label {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+    }
     .intro {
       margin: 0 0 var(--_space);
       color: var(--_color-text-muted);
@@ -88,6 +112,7 @@ export const onboardingStyles = [
       display: flex;
       gap: 0.6em;
       align-items: flex-start;
+      min-height: max(2.75em, 44px);
       padding: 0.75em;
       border: 1px solid var(--_color-border);
       border-radius: var(--_radius);

@@ -1,6 +1,8 @@
 // <ramp-onboarding>: the KYC/KYB stepper: creates the customer, then additional information, parties, documents, liveness or start, and the review.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import { Task, TaskStatus } from '@lit/task';
 import type { CreateCustomerRequest, Customer } from '../../contract/customers';
 import type { AssociatedParty } from '../../contract/kyc';
@@ -15,17 +17,13 @@ import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
 import { RampVerificationChangedEvent } from '../../events/verification-changed';
 import { CustomerWatch } from '../customer-watch';
 import { I18nController, formatInstant, type MessageKey, type PluralKey, type TranslateArgs } from '../../i18n';
-import { DocumentsStep } from './documents-step';
-import { InfoStep } from './info-step';
-import { LivenessStep } from './liveness-step';
-import { PartiesStep } from './parties-step';
-import { resumeStep } from './resume';
+import type { KycSteps } from './kyc-steps';
+import { clearDraft, loadDraft, saveDraft } from './draft';
 import type { StepContext } from './step-context';
-import { StatusStep } from './status-step';
-import { SubmitStep } from './submit-step';
 import { countryOptions } from './countries';
 import { refitTaxId, reformatTaxId, taxIdKind, taxIdMaxLength } from './format';
-import { customerTypes, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
+import { customerTypes, defaultCountry, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
+import { supportReference } from '../support-reference';
 import { onboardingStyles } from './onboarding.styles';
 import { stepsFor, type OnboardingStep } from './steps';
 import { placeFieldProblems, validateCustomer, type FieldError, type ServerFieldError } from './validators';
@@ -133,7 +131,7 @@ type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: stri
  * @cssprop --ramp-onboarding-button-background - Submit button background (default: `--ramp-color-primary`).
  * @cssprop --ramp-onboarding-button-color - Submit button text (default: `--ramp-color-on-primary`).
  */
-export class RampOnboarding extends LitElement {
+export class RampOnboarding extends RampElement {
   static override styles = onboardingStyles;
 
   /** The BFF's URL. Default: `/bff` beside the script's folder, i.e. `{origin}/bff` for `{origin}/sdk/ramp-widget.js`. */
@@ -142,11 +140,14 @@ export class RampOnboarding extends LitElement {
   /** The widget-session token from the partner's backend; replaced by the customer-bound token once the customer exists. */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
-  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
   @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Keep an unfinished first step in localStorage (never the tax id) and restore it on the next visit. */
+  @property({ attribute: 'keep-draft', type: Boolean }) keepDraft = false;
 
   @state() private step: OnboardingStep = 'customer';
   @state() private values: FormValues = emptyForm();
@@ -171,12 +172,9 @@ export class RampOnboarding extends LitElement {
   private probeAbort: AbortController | undefined;
 
   private readonly ctx: StepContext = this.makeContext();
-  private readonly info = new InfoStep(this.ctx);
-  private readonly partiesStep = new PartiesStep(this.ctx);
-  private readonly documents = new DocumentsStep(this.ctx);
-  private readonly liveness = new LivenessStep(this.ctx);
-  private readonly submitStep = new SubmitStep(this.ctx);
-  private readonly statusStep = new StatusStep(this.ctx);
+  /** The steps after the first, once their chunk has arrived (see `loadKycSteps`). */
+  private kyc: KycSteps | undefined;
+  private kycLoading: Promise<KycSteps> | undefined;
 
   /** Follows the customer while a review or a liveness check is under way; stops by itself when the element leaves the page. */
   private readonly watch = new CustomerWatch(this, {
@@ -190,7 +188,7 @@ export class RampOnboarding extends LitElement {
   private readonly createTask = new Task(this, {
     autoRun: false,
     task: ([request, idempotencyKey]: CreateArgs, { signal }) =>
-      createBffClient({ apiBase: this.apiBase, session: () => this.session }).createCustomer(request, { idempotencyKey, signal }),
+      createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession }).createCustomer(request, { idempotencyKey, signal }),
     onComplete: (created) => void this.adopt(created),
     onError: (error) => void this.fail(error),
   });
@@ -206,6 +204,9 @@ export class RampOnboarding extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (this.keepDraft && !this.hasUpdated && !this.createdCustomer) this.values = loadDraft() ?? this.values;
+    if (changed.has('values') && this.keepDraft && this.hasUpdated && this.step === 'customer' && !this.createdCustomer) saveDraft(this.values);
     if (changed.has('values')) this.clientErrors = validateCustomer(this.values, new Date());
     if ((changed.has('session') || changed.has('apiBase')) && this.session && this.session !== this.probedSession) void this.probe();
     this.syncWatch();
@@ -214,7 +215,7 @@ export class RampOnboarding extends LitElement {
   // ── the customer behind the session ──
 
   private client() {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   /**
@@ -233,19 +234,22 @@ export class RampOnboarding extends LitElement {
       const customer = await client.getCustomer({ signal: abort.signal });
       if (abort.signal.aborted) return;
       const business = customer.type === 'BUSINESS';
+      // Only a returning customer needs the resume rules: a chunk of their own, off the first step's budget.
+      const resume = import('./resume');
       const [parties, verifications] = business
         ? await Promise.all([
             client.listAssociatedParties({ signal: abort.signal }).then((p) => p.data),
             client.listVerifications({ signal: abort.signal }).then((v) => v.data),
           ])
         : [[], []];
+      const { resumeStep } = await resume;
       if (abort.signal.aborted) return;
       this.seenStatus = customer.verification.status;
       this.createdCustomer = customer;
       this.parties = parties;
       this.justCreated = false;
       this.step = resumeStep(customer, { parties, verificationRequested: verifications.length > 0 });
-      if (this.step === 'status') void this.statusStep.loadReason();
+      if (this.step === 'status') void this.loadKycSteps().then((kyc) => kyc.status.loadReason());
     } catch {
       // No customer behind this session (an onboarding session), or it cannot be read now: the first step stays.
     }
@@ -264,7 +268,7 @@ export class RampOnboarding extends LitElement {
     // The liveness check is done once the hosted page reports it (or the review already moved on).
     const livenessDone = customer.requirements.some((r) => r.name === 'LIVENESS' && r.status !== 'NOT_SENT');
     if (this.step === 'liveness' && (livenessDone || status !== 'NOT_STARTED')) void this.goTo('status');
-    if (status === 'TEMPORARY_REJECTION') void this.statusStep.loadReason();
+    if (status === 'TEMPORARY_REJECTION') void this.loadKycSteps().then((kyc) => kyc.status.loadReason());
     this.syncWatch();
   }
 
@@ -272,7 +276,7 @@ export class RampOnboarding extends LitElement {
   private syncWatch(): void {
     const status = this.createdCustomer?.verification.status;
     const reviewing = this.step === 'status' && (status === 'UNDER_VERIFICATION' || status === 'NOT_STARTED');
-    const waitingForSelfie = this.step === 'liveness' && this.liveness?.waiting;
+    const waitingForSelfie = this.step === 'liveness' && this.kyc?.liveness.waiting;
     if (reviewing || waitingForSelfie) this.watch?.start();
     else this.watch?.stop();
   }
@@ -281,7 +285,7 @@ export class RampOnboarding extends LitElement {
     this.step = step;
     this.justCreated = false;
     if (step === 'parties' || step === 'documents' || step === 'submit') void this.loadParties();
-    if (step === 'status') void this.statusStep.loadReason();
+    if (step === 'status') void this.loadKycSteps().then((kyc) => kyc.status.loadReason());
     this.syncWatch();
     this.announce(this.t(stepsFor(this.customerType()).find((s) => s.id === step)?.label ?? 'kyc.step.status'));
     await this.updateComplete;
@@ -299,7 +303,7 @@ export class RampOnboarding extends LitElement {
 
   /** A document arrived (from any uploader inside): requirements changed, and a re-upload after a rejection resumes the review. */
   private onDocumentUploaded = async (): Promise<void> => {
-    this.documents.uploaded();
+    this.kyc?.documents.uploaded();
     try {
       this.setCustomer(await this.client().getCustomer());
       if (this.createdCustomer?.type === 'BUSINESS') this.parties = (await this.client().listAssociatedParties()).data;
@@ -385,21 +389,49 @@ export class RampOnboarding extends LitElement {
     return this.i18n.t(key, ...args);
   }
 
+  private onFirstStep(): boolean {
+    return this.step === 'customer' || !this.createdCustomer;
+  }
+
+  /** The later steps' code (and their messages) arrive once, when the flow first goes past the first step. */
+  private loadKycSteps(): Promise<KycSteps> {
+    this.kycLoading ??= import('./kyc-steps').then(
+      (module) => (this.kyc = module.kycSteps(this.ctx)),
+      (error: unknown) => {
+        this.kycLoading = undefined; // fetched again on the next render
+        throw error;
+      },
+    );
+    return this.kycLoading;
+  }
+
+  protected override messageBundles(): readonly Bundle[] {
+    return this.onFirstStep() ? ['core'] : ['core', 'kyc'];
+  }
+
+  protected override pendingCode(): Promise<unknown> | undefined {
+    return this.onFirstStep() || this.kyc ? undefined : this.loadKycSteps();
+  }
+
   private renderStep(): TemplateResult {
-    if (this.step === 'customer' || !this.createdCustomer) return this.renderCustomerStep();
+    if (this.onFirstStep()) return this.renderCustomerStep();
+    const kyc = this.kyc;
+    if (!kyc) return html`<p part="loading" class="loading" role="status">${this.t('form.sending')}</p>`;
     switch (this.step) {
       case 'info':
-        return this.info.render();
+        return kyc.info.render();
       case 'parties':
-        return this.partiesStep.render();
+        return kyc.parties.render();
       case 'documents':
-        return this.documents.render();
+        return kyc.documents.render();
       case 'liveness':
-        return this.liveness.render();
+        return kyc.liveness.render();
       case 'submit':
-        return this.submitStep.render();
+        return kyc.submit.render();
       case 'status':
-        return this.statusStep.render();
+        return kyc.status.render();
+      case 'customer':
+        return this.renderCustomerStep();
     }
   }
 
@@ -412,7 +444,7 @@ export class RampOnboarding extends LitElement {
             <li part="step" class="step" data-step=${step.id} aria-current=${step.id === this.step ? 'step' : nothing}>
               <span class="step-number" aria-hidden="true">${i + 1}</span>
               <span class="visually-hidden">${this.t('onboarding.stepOf', { current: i + 1, total: steps.length })}:</span>
-              ${this.t(step.label)}
+              <span class="step-label">${this.t(step.label)}</span>
             </li>
           `,
         )}
@@ -613,13 +645,12 @@ export class RampOnboarding extends LitElement {
         <h3 id="done-title" class="success-title" tabindex="-1">${this.t('done.title')}</h3>
         <p>${this.t('done.body', { name })}</p>
         <dl part="summary" class="summary">
-          <dt>${this.t('done.reference')}</dt>
-          <dd data-testid="customer-id">${customer.id}</dd>
           <dt>${this.t('done.status')}</dt>
           <dd>${this.t(`status.${customer.verification.status}`)}</dd>
           <dt>${this.t('done.createdAt')}</dt>
           <dd>${formatInstant(customer.createdAt, this.i18n.locale)}</dd>
         </dl>
+        ${supportReference(this.t('done.reference'), customer.id, 'customer-id')}
       </div>
     `;
   }
@@ -628,12 +659,17 @@ export class RampOnboarding extends LitElement {
 
   private labelFor(field: FieldName): string {
     if (field === 'taxId') return this.t(`field.taxId.${taxIdKind(this.values.type, this.values.country)}`);
+    // A person's country is the one that issued their tax id; a company's, where it was incorporated.
+    if (field === 'country' && this.values.type === 'INDIVIDUAL') return this.t('field.country.INDIVIDUAL');
     return this.t(`field.${field}`);
   }
 
   private hintFor(field: FieldName): string | undefined {
+    if (field === 'country') return this.values.type === 'INDIVIDUAL' ? this.t('field.country.INDIVIDUAL.hint') : undefined;
     if (field !== 'taxId') return undefined;
-    return this.t(`field.taxId.${taxIdKind(this.values.type, this.values.country)}.hint`);
+    const kind = taxIdKind(this.values.type, this.values.country);
+    if (kind === 'other' && this.values.type === 'INDIVIDUAL') return this.t('field.taxId.other.INDIVIDUAL.hint');
+    return this.t(`field.taxId.${kind}.hint`);
   }
 
   /** Server errors show at once; client errors once the field was left or a submit was tried. */
@@ -702,8 +738,10 @@ export class RampOnboarding extends LitElement {
   private onTypeChange = (event: Event): void => {
     const type = (event.target as HTMLInputElement).value as CustomerType;
     if (type === this.values.type) return;
-    // A CPF is no CNPJ: start the tax id over; other typed values stay in case the user switches back.
-    this.values = { ...this.values, type, taxId: '' };
+    // A CPF is no CNPJ: start the tax id over; other typed values stay in case the user switches back. A country the
+    // user did not choose is the new type's default (Brazil preselected for a person, chosen by a company).
+    const country = this.touched.has('country') ? this.values.country : defaultCountry(type);
+    this.values = { ...this.values, type, country, taxId: '' };
     this.touched = new Set([...this.touched].filter((f) => f !== 'taxId'));
     this.serverErrors = {};
     this.submitted = false;
@@ -759,6 +797,7 @@ export class RampOnboarding extends LitElement {
 
   private async adopt(created: BffCustomerCreated): Promise<void> {
     this.idempotencyKeys.reset();
+    clearDraft();
     this.session = created.session.token;
     this.probedSession = created.session.token; // the bound session's customer is this one: nothing to look up
     this.createdCustomer = created.customer;

@@ -17,6 +17,7 @@ import {
   partyName,
   partyTaxIdKind,
   partyTree,
+  partyValues,
   placePartyProblems,
   toPartyRequest,
   validateParty,
@@ -68,6 +69,12 @@ export class PartiesStep {
     return this.values !== undefined;
   }
 
+  /** Parties can be corrected and removed until the verification is under way (the API says 409 afterwards). */
+  private get editable(): boolean {
+    const status = this.ctx.customer?.verification.status;
+    return status === undefined || status === 'NOT_STARTED' || status === 'TEMPORARY_REJECTION';
+  }
+
   private parentOf(values: PartyValues): AssociatedParty | undefined {
     return values.parentId ? this.ctx.parties.find((p) => p.id === values.parentId) : undefined;
   }
@@ -85,6 +92,7 @@ export class PartiesStep {
               ${partyTree(parties).map((node) => this.renderNode(node))}
             </ul>`
           : html`<p class="muted" data-testid="parties-empty">${this.ctx.t('parties.empty')}</p>`}
+        ${this.values ? nothing : renderRequestAlert(this.ctx, this.alert)}
         ${this.values
           ? this.renderForm(this.values)
           : html`<div class="actions start">
@@ -116,6 +124,16 @@ export class PartiesStep {
           <span class="muted">${p.roles.map((r) => this.ctx.t(`parties.role.${r}`)).join(', ')}</span>
           ${pct ? html`<span class="badge">${pct}</span>` : nothing}
         </div>
+        ${!this.values && this.editable
+          ? html`<div class="party-actions">
+              <button type="button" class="link" data-testid="edit-${p.id}" aria-label=${this.ctx.t('parties.editLabel', { name })} @click=${() => void this.edit(p)}>
+                ${this.ctx.t('parties.edit')}
+              </button>
+              <button type="button" class="link" data-testid="remove-${p.id}" aria-label=${this.ctx.t('parties.removeLabel', { name })} @click=${() => void this.remove(p)}>
+                ${this.ctx.t('parties.remove')}
+              </button>
+            </div>`
+          : nothing}
         ${canHaveShareholders(p) && !this.values
           ? html`<button type="button" class="link" data-testid="add-nested-${p.id}" @click=${() => void this.open(p.id)}>
               ${this.ctx.t('parties.addNested', { name })}
@@ -133,7 +151,11 @@ export class PartiesStep {
     return html`
       <form part="party-form" class="party-form" novalidate data-testid="party-form" aria-labelledby="party-form-title" @submit=${this.onSubmit}>
         <div role="heading" aria-level="4" id="party-form-title" class="form-title" tabindex="-1">
-          ${parent ? this.ctx.t('parties.form.titleNested', { name: partyName(parent) }) : this.ctx.t('parties.form.title')}
+          ${values.editingId
+            ? this.ctx.t('parties.form.titleEdit', { name: this.editedName(values.editingId) })
+            : parent
+              ? this.ctx.t('parties.form.titleNested', { name: partyName(parent) })
+              : this.ctx.t('parties.form.title')}
         </div>
         ${renderRequestAlert(this.ctx, this.alert, () => void this.save())}
         <fieldset part="type-group" class="group">
@@ -142,7 +164,7 @@ export class PartiesStep {
             ${(['INDIVIDUAL', 'BUSINESS'] as const).map(
               (type) => html`
                 <label class="choice" part="type-option">
-                  <input type="radio" name="party-type" value=${type} data-testid="party-type-${type}" .checked=${live(values.type === type)} @change=${this.onType} />
+                  <input type="radio" name="party-type" value=${type} data-testid="party-type-${type}" .checked=${live(values.type === type)} ?disabled=${Boolean(values.editingId) && values.type !== type} @change=${this.onType} />
                   <span>${this.ctx.t(`parties.type.${type}`)}</span>
                 </label>
               `,
@@ -166,7 +188,7 @@ export class PartiesStep {
         <div class="actions">
           <button type="button" data-testid="party-cancel" @click=${() => void this.close()}>${this.ctx.t('parties.cancel')}</button>
           <button type="submit" class="primary" data-testid="party-save" aria-disabled=${this.busy ? 'true' : 'false'}>
-            ${this.busy ? this.ctx.t('parties.saving') : this.ctx.t('parties.save')}
+            ${this.busy ? this.ctx.t('parties.saving') : values.editingId ? this.ctx.t('parties.update') : this.ctx.t('parties.save')}
           </button>
         </div>
       </form>
@@ -443,6 +465,42 @@ export class PartiesStep {
     await this.ctx.focus('#party-form-title');
   }
 
+  private editedName(id: string): string {
+    const party = this.ctx.parties.find((p) => p.id === id);
+    return party ? partyName(party) : '';
+  }
+
+  /** Opens the form on a party already added, to correct it. */
+  async edit(party: AssociatedParty): Promise<void> {
+    this.values = partyValues(party, this.ctx.locale);
+    this.touched = new Set();
+    this.submitted = false;
+    this.serverErrors = {};
+    this.alert = undefined;
+    this.continueError = false;
+    this.update();
+    await this.ctx.focus('#party-form-title');
+  }
+
+  async remove(party: AssociatedParty): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.alert = undefined;
+    try {
+      await this.ctx.client().deleteAssociatedParty(party.id);
+      this.busy = false;
+      this.ctx.setParties(this.ctx.parties.filter((p) => p.id !== party.id));
+      this.ctx.announce(this.ctx.t('parties.removed', { name: partyName(party) }));
+      this.update();
+      await this.ctx.focus('[data-testid="add-party"]');
+    } catch (error) {
+      this.busy = false;
+      this.alert = alertFor(error);
+      if (!(error instanceof ProblemError && error.status === 409)) this.ctx.report(error, 'deleteAssociatedParty');
+      this.update();
+    }
+  }
+
   async close(): Promise<void> {
     this.values = undefined;
     this.alert = undefined;
@@ -482,12 +540,16 @@ export class PartiesStep {
     this.ctx.announce(this.ctx.t('form.sending'));
     this.update();
     try {
-      const party = await this.ctx.client().createAssociatedParty(body, { idempotencyKey });
+      const editingId = this.values.editingId;
+      const { type: _type, parentId: _parent, ...correction } = body;
+      const party = editingId
+        ? await this.ctx.client().updateAssociatedParty(editingId, correction)
+        : await this.ctx.client().createAssociatedParty(body, { idempotencyKey });
       this.keys.reset();
       this.busy = false;
       this.values = undefined;
-      this.ctx.setParties([...this.ctx.parties.filter((p) => p.id !== party.id), party]);
-      this.ctx.announce(this.ctx.t('parties.added', { name: partyName(party) }));
+      this.ctx.setParties(editingId ? this.ctx.parties.map((p) => (p.id === party.id ? party : p)) : [...this.ctx.parties.filter((p) => p.id !== party.id), party]);
+      this.ctx.announce(this.ctx.t(editingId ? 'parties.updated' : 'parties.added', { name: partyName(party) }));
       this.update();
       // The new party's own "add a shareholder" button, when it can have them; else the add button.
       await this.ctx.focus(canHaveShareholders(party) ? `[data-testid="add-nested-${party.id}"]` : '[data-testid="add-party"]');

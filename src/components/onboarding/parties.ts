@@ -33,6 +33,34 @@ export interface PartyValues {
   parentId: string | undefined;
   /** View values, as typed. */
   text: Record<Exclude<PartyField, 'roles'>, string>;
+  /** Set when correcting a party already added (its type and parent are fixed then). */
+  editingId?: string;
+}
+
+/** The form values of a party already added, to correct it. */
+export function partyValues(p: AssociatedParty, locale: Locale): PartyValues {
+  const values = emptyParty(p.parentId ?? undefined, p.address.country);
+  const pct = p.ownershipPercentage ? new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }).format(Number(p.ownershipPercentage)) : '';
+  return {
+    ...values,
+    type: p.type,
+    roles: [...p.roles],
+    editingId: p.id,
+    text: {
+      ...values.text,
+      ownershipPercentage: pct,
+      name: p.name ?? '',
+      legalName: p.legalName ?? '',
+      taxId: p.taxId,
+      birthDate: p.birthDate ?? '',
+      incorporationDate: p.incorporationDate ?? '',
+      email: p.email,
+      'address.line1': p.address.line1,
+      'address.city': p.address.city,
+      'address.state': p.address.state,
+      'address.postalCode': p.address.postalCode,
+    },
+  };
 }
 
 export function emptyParty(parentId?: string, country = 'BRA'): PartyValues {
@@ -104,7 +132,7 @@ export function validateParty(values: PartyValues, existing: readonly Associated
     if (pct === '') errors.ownershipPercentage = 'required';
     else if (pct === undefined || hundredths(pct) < 2500 || hundredths(pct) > 10000) errors.ownershipPercentage = 'ownershipRange';
     else if (values.roles.includes('SHAREHOLDER')) {
-      const total = shareholdersAt(existing, values.parentId).reduce((sum, p) => sum + hundredths(p.ownershipPercentage!), hundredths(pct));
+      const total = shareholdersAt(existing.filter((p) => p.id !== values.editingId), values.parentId).reduce((sum, p) => sum + hundredths(p.ownershipPercentage!), hundredths(pct));
       if (total > 10000) errors.ownershipPercentage = 'ownershipTotal';
     }
   }

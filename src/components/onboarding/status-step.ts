@@ -5,6 +5,7 @@ import { formatInstant } from '../../i18n';
 import { requirementOf } from '../document-uploader/requirements';
 import { humanize, rejectLabelKey, requirementKey } from '../kyc-labels';
 import type { StepContext } from './step-context';
+import { supportReference } from '../support-reference';
 
 type StatusReason = NonNullable<Verification['statusReason']>;
 
@@ -63,11 +64,10 @@ export class StatusStep {
         </div>
         ${status === 'TEMPORARY_REJECTION' ? this.renderRejection() : nothing}
         <dl part="summary" class="summary">
-          <dt>${this.ctx.t('done.reference')}</dt>
-          <dd data-testid="status-customer-id">${customer.id}</dd>
           <dt>${this.ctx.t('kyc.status.updatedAt')}</dt>
           <dd>${formatInstant(customer.updatedAt, this.ctx.locale)}</dd>
         </dl>
+        ${supportReference(this.ctx.t('done.reference'), customer.id, 'status-customer-id')}
       </section>
     `;
   }

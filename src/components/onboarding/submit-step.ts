@@ -57,10 +57,10 @@ export class SubmitStep {
     `;
   }
 
-  /** `associatedParties.<id>.IDENTITY_DOCUMENT` → "Ana Souza: Identity document"; a bare name → its label. */
+  /** `associatedParties.<id>.ID_CARD` → "Ana Souza: Identity document" (ID_CARD names the identity requirement); a bare name → its label. */
   private itemText(item: string): string {
     const party = /^associatedParties\.([^.]+)\.(.+)$/.exec(item);
-    const name = party ? party[2]! : item;
+    const name = (party ? party[2]! : item).replace(/^ID_CARD$/, 'IDENTITY_DOCUMENT');
     const key = name === 'ASSOCIATED_PARTIES' ? 'kyc.missing.ASSOCIATED_PARTIES' : requirementKey(name);
     const what = key ? this.ctx.t(key) : humanize(name);
     if (!party) return what;

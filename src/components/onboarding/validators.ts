@@ -10,13 +10,16 @@ export function validateCustomer(values: FormValues, now: Date): Partial<Record<
   const found = checkNewCustomer(
     {
       type: values.type,
-      ...(values.type === 'INDIVIDUAL' ? { name: values.name } : { legalName: values.legalName, country: values.country }),
+      ...(values.type === 'INDIVIDUAL' ? { name: values.name } : { legalName: values.legalName }),
+      country: values.country,
       taxId: taxIdModel(values.taxId),
       ...(values.type === 'INDIVIDUAL' ? { birthDate: values.birthDate } : { incorporationDate: values.incorporationDate }),
       email: values.email.trim(),
     },
     now,
   );
+  // The API reads an individual without a country as Brazilian; the form asks, so that a foreigner is never taken for one.
+  if (!values.country) found.country = 'required';
   const out: Partial<Record<FieldName, FieldError>> = {};
   for (const field of fieldsFor(values.type)) {
     const error = found[field];

@@ -1,11 +1,12 @@
 // What <ramp-pix-checkout> sends: a locked quote's id, or an unlocked BRL amount with the coin and chain; checked before it leaves.
 import type { BffOnRampRequest } from '../../contract/transactions';
 import type { Purpose } from '../transaction/purposes';
+import { BLOCKCHAINS } from '../../contract/blockchains';
 
 export type Stablecoin = 'USDC' | 'USDT';
 export type Blockchain = NonNullable<BffOnRampRequest['blockchain']>;
 
-const blockchains: readonly Blockchain[] = ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'];
+const blockchains: readonly Blockchain[] = BLOCKCHAINS;
 
 /** Attribute values are whatever a partner typed: unknown ones fall back to the default rather than reaching the API. */
 export const toStablecoin = (value: string | null | undefined): Stablecoin => (value?.trim().toUpperCase() === 'USDT' ? 'USDT' : 'USDC');

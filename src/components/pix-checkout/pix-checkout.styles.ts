@@ -16,6 +16,8 @@ export const pixCheckoutStyles = [
       --_button-color: var(--ramp-pix-checkout-button-color, var(--_color-on-primary));
     }
     .base {
+      /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
+      container: ramp-card / inline-size;
       display: grid;
       gap: var(--_space);
       max-width: var(--ramp-pix-checkout-max-width, 30rem);
@@ -23,6 +25,12 @@ export const pixCheckoutStyles = [
       background: var(--ramp-pix-checkout-background, var(--_color-surface));
       border: 1px solid var(--ramp-pix-checkout-border-color, var(--_color-border));
       border-radius: var(--ramp-pix-checkout-radius, var(--_radius));
+    }
+    /* A phone's width is precious: the card keeps a smaller inner margin there. */
+    @media (max-width: 26rem) {
+      .base {
+        padding: var(--ramp-pix-checkout-padding, var(--_space));
+      }
     }
     .title {
       font-size: 1.375em;
@@ -55,6 +63,36 @@ export const pixCheckoutStyles = [
       gap: 0.5em;
       align-items: start;
     }
+    .pay-ways {
+      display: grid;
+      gap: var(--_space);
+    }
+    @container ramp-card (max-width: 22rem) {
+      .code-row {
+        grid-template-columns: minmax(0, 1fr);
+      }
+    }
+    /*
+     * A phone cannot scan its own screen: there the code to copy and paste into the bank app is the main action (first,
+     * a full-width primary button) and the QR, for another device, comes after it, smaller.
+     */
+    @media (pointer: coarse) {
+      .pay-ways .qr {
+        order: 1;
+      }
+      .qr svg {
+        width: min(var(--ramp-pix-checkout-qr-size, 15rem), 11rem);
+        height: min(var(--ramp-pix-checkout-qr-size, 15rem), 11rem);
+      }
+      .code-row {
+        grid-template-columns: minmax(0, 1fr);
+      }
+      button[part~='copy'] {
+        color: var(--_button-color, var(--_color-on-primary));
+        background: var(--_button-background, var(--_color-primary));
+        border-color: var(--_button-background, var(--_color-primary));
+      }
+    }
     textarea.code {
       min-height: 4.5em;
       font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
@@ -63,20 +101,7 @@ export const pixCheckoutStyles = [
       resize: none;
     }
     .countdown {
-      display: flex;
-      justify-content: space-between;
-      align-items: baseline;
-      padding: 0.5em 0.75em;
-      border-radius: var(--_radius);
-      background: var(--ramp-pix-checkout-countdown-background, var(--_color-surface-raised));
-    }
-    .countdown time {
-      font-size: 1.25em;
-      font-weight: 700;
-      font-variant-numeric: tabular-nums;
-    }
-    .countdown[data-urgent] time {
-      color: var(--_color-danger);
+      --_countdown-background: var(--ramp-pix-checkout-countdown-background, var(--_color-surface-raised));
     }
     .sandbox {
       display: grid;

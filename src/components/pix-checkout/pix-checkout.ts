@@ -1,28 +1,29 @@
 // <ramp-pix-checkout>: creates a PIX on-ramp (locked quote or BRL amount), shows its BR Code as QR and copy-paste, and follows it to SUCCESS.
-import { LitElement, html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import { Task, TaskStatus } from '@lit/task';
+import { blockchainName } from '../../contract/blockchains';
 import type { Quote } from '../../contract/exchange-rates';
 import type { BffOnRampRequest, Transaction } from '../../contract/transactions';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, ProblemError, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
-import { transactionFeed } from '../../client/transaction-feed';
 import { RampErrorEvent } from '../../events/error';
 import { RampRequoteRequestedEvent } from '../../events/requote-requested';
-import { RampTransactionCreatedEvent } from '../../events/transaction-created';
-import { RampTransactionUpdatedEvent } from '../../events/transaction-updated';
 import { I18nController, type MessageKey, type TranslateArgs } from '../../i18n';
-import { FeedController } from '../feed-controller';
 import { formatAmount } from '../quote/amount';
 import { CountdownController } from '../quote/countdown-controller';
 import { formatCountdown } from '../quote/countdown';
 import { alertText } from '../transaction/alert-text';
-import { purposeKeys, stepLabelKey, stepStateKeys } from '../transaction/labels';
+import { purposeKeys } from '../transaction/labels';
+import { PaymentLock } from '../transaction/lock';
 import { alertFor, errorDetailFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
 import { isPurpose, purposes } from '../transaction/purposes';
-import { renderStepper } from '../transaction/stepper';
-import { furthest, isTerminal, progressOf, type TransactionStatus } from '../transaction/steps';
+import { isTerminal } from '../transaction/steps';
+import { TransactionTracker } from '../transaction/tracker';
+import { supportReference } from '../support-reference';
 import { copyText, selectAll } from './clipboard';
 import { checkoutSource, onRampRequest, type CheckoutSource } from './model';
 import { localDeadline, pixPaymentOf } from './payment-window';
@@ -105,7 +106,11 @@ const WINDOW_THRESHOLDS = [300, 60] as const;
  * @cssprop --ramp-pix-checkout-button-color - Primary button text (default: `--ramp-color-on-primary`).
  * @cssprop --ramp-pix-checkout-countdown-background - Countdown background (default: `--ramp-color-surface-raised`).
  */
-export class RampPixCheckout extends LitElement {
+export class RampPixCheckout extends RampElement {
+  protected override messageBundles(): readonly Bundle[] {
+    return ['core', 'money'];
+  }
+
   static override styles = pixCheckoutStyles;
 
   /** The BFF's URL. Default: `/bff` beside the script's folder. */
@@ -114,7 +119,7 @@ export class RampPixCheckout extends LitElement {
   /** A widget-session token bound to the paying customer. */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
-  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's. */
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
@@ -149,11 +154,7 @@ export class RampPixCheckout extends LitElement {
   @state() private submitted = false;
   @state() private purposeServerError = '';
   @state() private alert: TransactionAlert | undefined;
-  @state() private tx: Transaction | undefined;
-  /** The furthest status reached on the path, so a failure marks the step where it happened. */
-  @state() private reached: TransactionStatus | undefined;
   @state() private windowClosed = false;
-  @state() private statusTrouble = false;
   @state() private copied = false;
   @state() private announcement = '';
 
@@ -175,14 +176,16 @@ export class RampPixCheckout extends LitElement {
     task: ([id, idempotencyKey]: readonly [string, string], { signal }) => this.client().simulatePayment(id, { idempotencyKey, signal }),
     onComplete: () => {
       this.announce(this.t('checkout.simulated'));
-      this.feed.restart();
+      this.tracker.refresh();
     },
     onError: (error) => this.failed(error, 'simulatePayment'),
   });
 
-  private readonly feed = new FeedController<Transaction>(this, {
-    next: (tx) => this.observe(tx),
-    error: (error) => this.feedFailed(error),
+  private readonly tracker = new TransactionTracker(this, {
+    type: 'ON_RAMP',
+    client: () => this.client(),
+    changed: (previous, next) => this.statusChanged(previous, next),
+    lost: (alert) => (this.alert = alert),
   });
 
   private readonly countdown = new CountdownController(this, {
@@ -192,9 +195,20 @@ export class RampPixCheckout extends LitElement {
       this.windowClosed = true;
       this.announce(this.t('checkout.windowClosed'));
       // The server closes the window on its own clock: ask it now rather than at the next tick.
-      this.feed.restart();
+      this.tracker.refresh();
     },
   });
+
+  /** The lock of the quote we pay with: its countdown, shared with the quote panel; at its end the form gives way to a re-quote. */
+  private readonly lock = new PaymentLock(this, this.i18n, this.tracker, {
+    announce: (message) => this.announce(message),
+    expired: () => (this.alert = undefined),
+    requote: () => this.requestRequote('RATE_EXPIRED'),
+  });
+
+  private get tx(): Transaction | undefined {
+    return this.tracker.tx;
+  }
 
   /** The transaction this element created and follows, once it exists. */
   get transaction(): Transaction | undefined {
@@ -211,6 +225,13 @@ export class RampPixCheckout extends LitElement {
     // A new quote or amount starts a new checkout, unless a payment is under way: money in flight stays on screen.
     const sourceChanged = changed.has('exchangeRateId') || changed.has('amount') || changed.has('stablecoin') || changed.has('blockchain');
     if (sourceChanged && this.hasUpdated && (!this.tx || isTerminal(this.tx.state.status))) this.reset();
+    this.lock.follow(this.lockedQuote);
+  }
+
+  /** The quote we were given, when it is the one we pay with. */
+  private get lockedQuote(): Quote | undefined {
+    const source = this.source;
+    return source.kind === 'locked' && this.quote?.id === source.exchangeRateId ? this.quote : undefined;
   }
 
   protected override render(): TemplateResult {
@@ -228,7 +249,7 @@ export class RampPixCheckout extends LitElement {
   }
 
   private client(): BffClient {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   private get source(): CheckoutSource {
@@ -253,7 +274,9 @@ export class RampPixCheckout extends LitElement {
         ${this.renderAlert()}
         ${source.kind === 'missing'
           ? html`<div class="notice" data-tone="danger" data-testid="missing">${this.t('checkout.missing')}</div>`
-          : this.renderSummary(source)}
+          : this.lock.expired
+            ? this.lock.renderExpired()
+            : this.renderSummary(source)}
         <div part="field" class="field">
           <label part="label" for="purpose">${this.t('checkout.purpose.label')}</label>
           <select
@@ -272,17 +295,19 @@ export class RampPixCheckout extends LitElement {
           </select>
           ${error ? html`<p id="purpose-error" part="error" class="error" data-testid="purpose-error">${error}</p>` : nothing}
         </div>
-        <div class="actions">
-          <button
-            part="submit"
-            class="primary"
-            type="submit"
-            data-testid="create-payment"
-            aria-disabled=${busy || source.kind === 'missing' ? 'true' : 'false'}
-          >
-            ${busy ? this.t('checkout.creating') : this.t('checkout.create')}
-          </button>
-        </div>
+        ${this.lock.expired
+          ? nothing
+          : html`<div class="actions">
+              <button
+                part="submit"
+                class="primary"
+                type="submit"
+                data-testid="create-payment"
+                aria-disabled=${busy || source.kind === 'missing' ? 'true' : 'false'}
+              >
+                ${busy ? this.t('checkout.creating') : this.t('checkout.create')}
+              </button>
+            </div>`}
       </form>
     `;
   }
@@ -302,6 +327,7 @@ export class RampPixCheckout extends LitElement {
         <dt>${this.t('checkout.receive')}</dt>
         <dd data-testid="summary-receive">${receive}</dd>
       </dl>
+      ${this.lock.renderCountdown()}
     `;
   }
 
@@ -334,12 +360,8 @@ export class RampPixCheckout extends LitElement {
   private renderTransaction(tx: Transaction): TemplateResult {
     const status = tx.state.status;
     const coin = tx.quote?.targetCurrency ?? String(tx.request.targetCurrency ?? '');
-    const stepper = renderStepper(progressOf('ON_RAMP', status, this.reached), {
-      heading: this.t('tx.progress'),
-      label: (s) => this.t(stepLabelKey('ON_RAMP', s)),
-      state: (s) => (s === 'upcoming' ? '' : this.t(stepStateKeys[s])),
-    });
-    const trouble = this.statusTrouble ? html`<p class="muted" data-testid="status-trouble">${this.t('tx.status.slow')}</p>` : nothing;
+    const stepper = this.tracker.renderStepper(tx, this.i18n);
+    const trouble = this.tracker.renderTrouble(this.i18n);
     if (status === 'AWAITING_FUNDS') return this.renderPayment(tx, stepper, trouble);
     if (status === 'SUCCESS') {
       const receipt = tx.state.receipt;
@@ -349,9 +371,8 @@ export class RampPixCheckout extends LitElement {
           <dl class="amounts">
             <dt>${this.t('checkout.success.received')}</dt>
             <dd class="big" data-testid="received">${this.money(receipt?.targetAmount ?? tx.quote?.finalTargetAmount, coin)}</dd>
-            <dt>${this.t('checkout.reference')}</dt>
-            <dd data-testid="reference">${tx.id}</dd>
           </dl>
+          ${supportReference(this.t('checkout.reference'), tx.id, 'reference')}
           ${receipt?.blockExplorerUrl ? this.renderExplorerLink(receipt.blockExplorerUrl) : nothing}
         </div>
         ${stepper}
@@ -391,7 +412,7 @@ export class RampPixCheckout extends LitElement {
           : nothing}
         ${quote?.blockchain
           ? html`<dt>${this.t('checkout.network')}</dt>
-              <dd>${quote.blockchain}</dd>`
+              <dd>${blockchainName(quote.blockchain)}</dd>`
           : nothing}
       </dl>
     `;
@@ -410,14 +431,17 @@ export class RampPixCheckout extends LitElement {
           : payment
             ? html`
                 <p class="muted">${this.t('checkout.payment.intro')}</p>
-                ${this.renderQr(payment.brCode, amount)}
-                <div class="field">
-                  <label part="label" for="brcode">${this.t('checkout.code.label')}</label>
-                  <div class="code-row">
-                    <textarea id="brcode" part="code" class="code" readonly rows="3" spellcheck="false" data-testid="brcode" .value=${payment.brCode}></textarea>
-                    <button part="copy" type="button" data-testid="copy" @click=${this.onCopy}>
-                      ${this.copied ? this.t('checkout.copied') : this.t('checkout.copy')}
-                    </button>
+                <!-- The QR first for a desktop (scanned with a phone); the styles put the code to copy first on a touch screen. -->
+                <div class="pay-ways">
+                  ${this.renderQr(payment.brCode, amount)}
+                  <div class="field code-field">
+                    <label part="label" for="brcode">${this.t('checkout.code.label')}</label>
+                    <div class="code-row">
+                      <textarea id="brcode" part="code" class="code" readonly rows="3" spellcheck="false" data-testid="brcode" .value=${payment.brCode}></textarea>
+                      <button part="copy" type="button" data-testid="copy" @click=${this.onCopy}>
+                        ${this.copied ? this.t('checkout.copied') : this.t('checkout.copy')}
+                      </button>
+                    </div>
                   </div>
                 </div>
                 ${this.countdown.running || this.countdown.expired ? this.renderCountdown() : nothing}
@@ -512,8 +536,7 @@ export class RampPixCheckout extends LitElement {
   private onRetry = (): void => {
     if (this.tx) {
       this.alert = undefined;
-      this.statusTrouble = false;
-      this.feed.restart();
+      this.tracker.retry();
       return;
     }
     void this.submit();
@@ -524,7 +547,7 @@ export class RampPixCheckout extends LitElement {
     this.submitted = true;
     this.alert = undefined;
     const source = this.source;
-    if (source.kind === 'missing') return;
+    if (source.kind === 'missing' || this.lock.expired) return;
     const purpose = this.selectedPurpose;
     if (!isPurpose(purpose)) {
       this.announce(this.t('checkout.purpose.required'));
@@ -576,65 +599,33 @@ export class RampPixCheckout extends LitElement {
     const receivedAt = Date.now();
     this.createKeys.reset();
     this.payKeys.reset();
-    this.tx = tx;
-    this.reached = tx.state.status;
     this.windowClosed = false;
     const expiresAt = pixPaymentOf(tx.state.payment)?.expiresAt;
     // The 201 is fresh: its updatedAt is the server's "now", which gives this device's clock skew.
     const deadline = expiresAt ? localDeadline(expiresAt, tx.updatedAt, receivedAt) : undefined;
     if (deadline !== undefined && tx.state.status === 'AWAITING_FUNDS') this.countdown.start(deadline);
-    this.dispatchEvent(new RampTransactionCreatedEvent(tx));
-    this.follow(tx);
+    this.tracker.begin(tx);
     this.announce(this.t('checkout.announce.created'));
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#phase-title')?.focus();
   }
 
-  private follow(tx: Transaction): void {
-    if (isTerminal(tx.state.status)) return this.feed.stop();
-    const client = this.client();
-    this.feed.start((immediate) => transactionFeed(client, tx.id, { intervalMs: this.pollInterval, immediate }));
-  }
-
-  /** Every read lands here; only a change of status is news (an event, an announcement, maybe focus). */
-  private observe(next: Transaction): void {
-    const previous = this.tx;
-    if (!previous || next.id !== previous.id) return;
-    this.statusTrouble = false;
-    this.tx = next;
-    if (next.state.status === previous.state.status) return;
-    this.reached = furthest('ON_RAMP', this.reached, next.state.status);
+  /** A new status (`ramp-transaction-updated` is out): say it; leaving the payment panel (or reaching the end) replaces what had focus, so put it on the new heading. */
+  private statusChanged(previous: Transaction, next: Transaction): void {
     if (next.state.status !== 'AWAITING_FUNDS') this.countdown.stop();
-    if (isTerminal(next.state.status)) this.feed.stop();
-    this.dispatchEvent(new RampTransactionUpdatedEvent(next));
     this.announceStep(next);
-    // Leaving the payment panel (or reaching the end) replaces what had focus: put it on the new heading.
     if (previous.state.status === 'AWAITING_FUNDS' || isTerminal(next.state.status)) {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#phase-title')?.focus());
     }
   }
 
   private announceStep(tx: Transaction): void {
-    const progress = progressOf('ON_RAMP', tx.state.status, this.reached);
-    const step = progress.steps[progress.current];
-    if (!step) return;
-    const label = this.t(stepLabelKey('ON_RAMP', step.status));
     if (tx.state.status === 'FAILED') {
       this.announce(tx.state.error?.code === 'EXPIRED' ? this.t('checkout.failed.EXPIRED') : this.t('checkout.failed.title'));
       return;
     }
-    this.announce(this.t('tx.announce.step', { current: progress.current + 1, total: progress.steps.length, label }));
-  }
-
-  /** A failed read: say so quietly and keep polling; a session or access problem will not heal by itself, so stop. */
-  private feedFailed(error: unknown): void {
-    if (error instanceof ProblemError && (error.status === 401 || error.status === 403 || error.status === 404)) {
-      this.feed.stop();
-      this.alert = alertFor(error);
-      this.report(error, 'getTransaction');
-      return;
-    }
-    this.statusTrouble = true;
+    const news = this.tracker.stepNews(this.i18n);
+    if (news) this.announce(news);
   }
 
   private failed(error: unknown, operation: string): void {
@@ -660,13 +651,10 @@ export class RampPixCheckout extends LitElement {
   }
 
   private reset(): void {
-    this.feed.stop();
+    this.tracker.clear();
     this.countdown.stop();
-    this.tx = undefined;
-    this.reached = undefined;
     this.alert = undefined;
     this.windowClosed = false;
-    this.statusTrouble = false;
     this.submitted = false;
     this.purposeTouched = false;
     this.purposeServerError = '';

@@ -172,11 +172,13 @@ export function formatAmount(amount: string, currency: Currency, locale: Locale)
   return `${nf.format(amount as `${number}`)}\u00a0${currency}`;
 }
 
-/** An exchange rate as given (8 decimals), without its trailing zeros but with at least two decimals. */
+/**
+ * An exchange rate to a precision a person can compare: at least two decimals, at most four from 1 up (`5.5113`) and six
+ * below (`0.180476`), not the eight of the API.
+ */
 export function formatRate(rate: string, locale: Locale): string {
-  return numberFormat(`rate|${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 8 })).format(
-    rate as `${number}`,
-  );
+  const places = rate.startsWith('0') ? 6 : 4;
+  return numberFormat(`rate${places}|${locale}`, () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: places })).format(rate as `${number}`);
 }
 
 /** A fraction as a percentage with two to four decimals: `"0.005"` → `0.50%` (en), `0,50%` (pt-BR). */

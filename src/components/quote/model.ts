@@ -1,6 +1,9 @@
 // The quote panel's model: what the user chose (direction, fiat, stablecoin, chain), the request bodies it becomes, and the few derived figures.
 import type { BffQuoteRequest, Quote } from '../../contract/exchange-rates';
-import { add, divide, ratio, sign, subtract, toFixed, trimZeros } from './decimal';
+import { add, divide, multiply, ratio, sign, subtract, toFixed, trimZeros } from '../../rules/decimal';
+import { solveSource } from '../../rules/pricing';
+import { BLOCKCHAINS } from '../../contract/blockchains';
+import { decimalsOf, type Fiat, type Stablecoin, STABLECOINS } from '../../contract/currencies';
 
 // Types come from the contract (type-only imports: no zod in the browser); the runtime lists below mirror its enums.
 export type Currency = Quote['sourceCurrency'];
@@ -10,15 +13,14 @@ export type TimeLock = NonNullable<BffQuoteRequest['timeLock']>;
 
 /** `buy`: the user pays fiat and receives a stablecoin (on-ramp); `sell`: the reverse (off-ramp). */
 export type Direction = 'buy' | 'sell';
-export type Fiat = 'BRL' | 'EUR' | 'USD';
-export type Stablecoin = 'USDC' | 'USDT';
+export type { Fiat, Stablecoin } from '../../contract/currencies';
 /** Which amount the user typed: what they pay (`source`) or what they receive (`target`, locked quotes only). */
 export type Driver = 'source' | 'target';
 
 export const directions: readonly Direction[] = ['buy', 'sell'];
 export const fiats: readonly Fiat[] = ['BRL', 'EUR', 'USD'];
-export const stablecoins: readonly Stablecoin[] = ['USDC', 'USDT'];
-export const blockchains: readonly Blockchain[] = ['ETHEREUM', 'BASE', 'TRON', 'POLYGON'];
+export const stablecoins: readonly Stablecoin[] = STABLECOINS;
+export const blockchains: readonly Blockchain[] = BLOCKCHAINS;
 export const timeLocks: readonly TimeLock[] = ['30s', '1m', '5m'];
 
 /** The rail follows the fiat: PIX carries BRL, SEPA EUR, SWIFT USD (ACH and FEDWIRE also carry USD; SWIFT is the one offered here). */
@@ -27,12 +29,8 @@ export const railFor: Readonly<Record<Fiat, Rail>> = { BRL: 'PIX', EUR: 'SEPA', 
 /** Seconds in each lock window, as the server applies them (spec: `30s` free and default, `1m`, `5m`). */
 export const timeLockSeconds: Readonly<Record<TimeLock, number>> = { '30s': 30, '1m': 60, '5m': 300 };
 
-/** Decimals each currency may carry, as the server's pricing rules say: fiat 2, stablecoins 6. */
-export function decimalsOf(currency: Currency): number {
-  return currency === 'USDC' || currency === 'USDT' ? 6 : 2;
-}
-
-export const isStablecoin = (currency: Currency): currency is Stablecoin => currency === 'USDC' || currency === 'USDT';
+/** Decimals each currency may carry, and which are stablecoins: the contract's rules, the server's too. */
+export { decimalsOf, isStablecoin } from '../../contract/currencies';
 
 // Attribute values are whatever a partner typed: anything unknown falls back to the default rather than reaching the API.
 const pick = <T extends string>(list: readonly T[], value: string | null | undefined, fallback: T): T => {
@@ -112,17 +110,24 @@ export function bpsToFraction(bps: string): string {
 
 /**
  * The source amount that should deliver `target` under this quote's terms, for showing "you pay ≈ …" while the user
- * drives the target. It is the server's own solve (smallest base b with b − fees(b) ≥ target, then the smallest
+ * drives the target. It is the server's own solve (src/rules/pricing.ts, which server/domain/pricing.ts uses: smallest base b with b − fees(b) ≥ target, then the smallest
  * source buying b), so a floating quote at this source lands on the target to the cent; the lock then solves it
  * exactly. Undefined when the fees take everything at any size.
  */
 export function estimateSource(terms: Quote, target: string): string | undefined {
   const { service, partner } = terms.fees;
-  const keep = subtract('1', divide(add(service.rate, partner.rate), '10000'));
-  if (sign(keep) <= 0 || sign(terms.baseExchangeRate) <= 0) return undefined;
-  const flats = add(service.flatAmount, partner.flatAmount);
-  const base = toFixed(divide(add(target, flats), keep), decimalsOf(terms.targetCurrency), 'up');
-  return toFixed(divide(base, terms.baseExchangeRate), decimalsOf(terms.sourceCurrency), 'up');
+  return solveSource(
+    {
+      rate: terms.baseExchangeRate,
+      serviceRate: service.rate,
+      partnerRate: partner.rate,
+      serviceFlat: service.flatAmount,
+      partnerFlat: partner.flatAmount,
+      sourceDecimals: decimalsOf(terms.sourceCurrency),
+      targetDecimals: decimalsOf(terms.targetCurrency),
+    },
+    target,
+  );
 }
 
 export interface LockPremium {
@@ -149,6 +154,51 @@ export function lockPremium(locked: Quote, floating: Quote | undefined): LockPre
     if (sign(amount) >= 0) premium.amount = toFixed(amount, decimalsOf(currency));
   }
   return premium;
+}
+
+export interface FeeRow {
+  /** Basis points of this row. */
+  bps: string;
+  /** The flat part (fee currency); zero for the lock premium. */
+  flat: string;
+  amount: string;
+}
+
+/** The breakdown a person reads: base amount, each fee once, final amount; `base − service − premium − partner = final`, exactly. */
+export interface FeeRows {
+  currency: Currency;
+  base: string;
+  service: FeeRow;
+  /** Only on a locked quote whose floating quote is known: the premium taken out of the service fee, not on top of it. */
+  premium?: FeeRow;
+  partner: FeeRow;
+  final: string;
+}
+
+/**
+ * Splits a quote's fees into rows. The server adds the lock premium to the service rate and rounds the fees as one, so
+ * the premium's share is the premium's points on the base amount (rounded up, never more than the service fee) and
+ * the service row keeps the rest: the rows add up to base − final to the last decimal.
+ */
+export function feeRows(q: Quote, floating?: Quote): FeeRows {
+  const currency = q.fees.service.currency;
+  const places = decimalsOf(currency);
+  const premium = lockPremium(q, floating);
+  const service: FeeRow = { bps: trimZeros(q.fees.service.rate), flat: q.fees.service.flatAmount, amount: q.fees.service.totalAmount };
+  const rows: FeeRows = {
+    currency,
+    base: q.baseTargetAmount,
+    service,
+    partner: { bps: trimZeros(q.fees.partner.rate), flat: q.fees.partner.flatAmount, amount: q.fees.partner.totalAmount },
+    final: q.finalTargetAmount,
+  };
+  if (premium && sign(premium.bps) > 0) {
+    let amount = toFixed(multiply(q.baseTargetAmount, divide(premium.bps, '10000')), places, 'up');
+    if (sign(subtract(amount, service.amount)) > 0) amount = service.amount;
+    rows.premium = { bps: premium.bps, flat: toFixed('0', places), amount };
+    rows.service = { ...service, bps: trimZeros(toFixed(subtract(service.bps, premium.bps), 4)), amount: toFixed(subtract(service.amount, amount), places) };
+  }
+  return rows;
 }
 
 /** How long a lock lasts, measured on the server's own clock (`expiresAt − createdAt`), so a skewed device clock does not matter. */

@@ -1,5 +1,6 @@
-// Server problems about amounts, read into errors the amount inputs can show in the user's language; anything else stays form-level.
+// Server problems about amounts, read by their stable `errors[].code` into errors the amount inputs show in the user's language; anything else stays form-level.
 import type { FieldProblem } from '../../client/problem';
+import type { FieldErrorCode } from '../../contract/field-codes';
 import type { AmountError } from './amount';
 
 /** What an amount input says is wrong: a rule we know (translated), "too small for the fees" (with the minimum), or the server's text. */
@@ -10,21 +11,19 @@ export type AmountFieldError =
 
 export type AmountPath = 'sourceAmount' | 'targetAmount';
 
-/**
- * The server words its amount rules in server/domain/money.ts and pricing.ts; recognising them lets the UI say them in
- * the user's language. Matched loosely (a substring) so a reworded prefix does not lose the translation.
- */
-const knownRules: readonly (readonly [RegExp, AmountError])[] = [
-  [/at most \d+ decimal place|are whole numbers/i, 'tooManyDecimals'],
-  [/greater than zero/i, 'zero'],
-  [/must be below 10\^/i, 'tooLarge'],
-  [/plain decimal|decimal string/i, 'invalid'],
-];
+/** The server's amount codes (src/contract/field-codes.ts) that the panel has its own words for. */
+const ruleByCode: Partial<Record<FieldErrorCode, AmountError>> = {
+  TOO_MANY_DECIMALS: 'tooManyDecimals',
+  NOT_POSITIVE: 'zero',
+  ABOVE_MAXIMUM: 'tooLarge',
+  NOT_A_DECIMAL: 'invalid',
+};
 
-export function amountErrorFromMessage(message: string, minimumSourceAmount: string | undefined): AmountFieldError {
-  if (/too small to cover (the )?fees/i.test(message)) return { kind: 'tooSmall', minimumSourceAmount };
-  const rule = knownRules.find(([pattern]) => pattern.test(message))?.[1];
-  return rule ? { kind: 'rule', error: rule } : { kind: 'text', message };
+/** A code the panel knows becomes its own sentence; an unknown or missing code keeps the server's text, shown as it came. */
+export function amountErrorFromProblem(problem: FieldProblem, minimumSourceAmount: string | undefined): AmountFieldError {
+  if (problem.code === 'BELOW_MINIMUM') return { kind: 'tooSmall', minimumSourceAmount };
+  const rule = problem.code ? ruleByCode[problem.code as FieldErrorCode] : undefined;
+  return rule ? { kind: 'rule', error: rule } : { kind: 'text', message: problem.message };
 }
 
 /** `sourceAmount`, `/sourceAmount`, `body.targetAmount` → the amount it names. */
@@ -37,7 +36,7 @@ export function amountPathOf(path: string): AmountPath | undefined {
 
 /**
  * Splits a problem's `errors[]` into what lands on the amounts (first per path wins) and what does not.
- * `minimumSourceAmount` is the extension member the server adds to "too small to cover fees".
+ * `minimumSourceAmount` is the extension member the server adds to a `BELOW_MINIMUM` amount.
  */
 export function placeAmountProblems(
   errors: readonly FieldProblem[],
@@ -49,7 +48,7 @@ export function placeAmountProblems(
   for (const e of errors) {
     const path = amountPathOf(e.path);
     if (!path) unplaced.push(e);
-    else amounts[path] ??= amountErrorFromMessage(e.message, minimum);
+    else amounts[path] ??= amountErrorFromProblem(e, minimum);
   }
   return { amounts, unplaced };
 }

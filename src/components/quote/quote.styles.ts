@@ -1,10 +1,12 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
+import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
 export const quoteStyles = [
   themeTokens,
   visuallyHidden,
+  supportReferenceStyles,
   css`
     :host {
       display: block;
@@ -20,6 +22,8 @@ export const quoteStyles = [
       box-sizing: border-box;
     }
     .base {
+      /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
+      container: ramp-card / inline-size;
       display: grid;
       gap: var(--_space);
       max-width: var(--ramp-quote-max-width, 30rem);
@@ -27,6 +31,12 @@ export const quoteStyles = [
       background: var(--ramp-quote-background, var(--_color-surface));
       border: 1px solid var(--ramp-quote-border-color, var(--_color-border));
       border-radius: var(--ramp-quote-radius, var(--_radius));
+    }
+    /* A phone's width is precious: the card keeps a smaller inner margin there. */
+    @media (max-width: 26rem) {
+      .base {
+        padding: var(--ramp-quote-padding, var(--_space));
+      }
     }
     .title {
       margin: 0;
@@ -78,7 +88,8 @@ export const quoteStyles = [
       min-width: max-content;
       display: grid;
       place-items: center;
-      min-height: 2.5em;
+      /* 44 px at the default size: a touch target (WCAG 2.5.5). */
+      min-height: max(2.75em, 44px);
       padding: 0.25em 0.75em;
       border-radius: calc(var(--_radius) * 0.75);
       cursor: pointer;
@@ -209,7 +220,8 @@ export const quoteStyles = [
     .row dd {
       margin: 0;
       text-align: end;
-      overflow-wrap: anywhere;
+      /* Between words only: "USDC" never splits into "USD C" (anywhere would let the column shrink to a letter). */
+      overflow-wrap: break-word;
     }
     .row.total {
       padding-top: 0.35em;
@@ -321,6 +333,21 @@ export const quoteStyles = [
           box-shadow 120ms ease,
           border-color 120ms ease,
           opacity 120ms ease;
+      }
+    }
+    /* A narrow card: the locked figures a little smaller, so the amount stays on one line. */
+    @container ramp-card (max-width: 22rem) {
+      .locked {
+        padding: 0.75em;
+      }
+      .locked-amount {
+        padding: 0.6em 0.75em;
+      }
+      .locked-amount strong {
+        font-size: 1.375em;
+      }
+      .countdown {
+        font-size: 1.25em;
       }
     }
   `,

@@ -1,12 +1,15 @@
 // <ramp-quote>: the quote-and-lock panel: live floating quotes with their fees while visible, then a locked rate with a countdown.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import { live } from 'lit/directives/live.js';
 import { Task, TaskStatus } from '@lit/task';
 import type { BffQuoteRequest, Quote } from '../../contract/exchange-rates';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, NetworkError, ProblemError, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
+import type { FieldProblem } from '../../client/problem';
 import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
 import { RampQuoteExpiredEvent } from '../../events/quote-expired';
 import { RampQuoteLockedEvent } from '../../events/quote-locked';
@@ -15,6 +18,9 @@ import { formatAmount, formatForInput, formatPercent, formatRate, parseAmount, r
 import { systemClock, type Clock, type TimerHandle } from './clock';
 import { formatClockTime, formatCountdown } from './countdown';
 import { CountdownController } from './countdown-controller';
+import { rememberLockDeadline } from './lock-watch';
+import { balanceOf, lockBlock, type LockBlock } from './eligibility';
+import type { Customer } from '../../contract/customers';
 import {
   blockchains,
   bpsToFraction,
@@ -27,6 +33,9 @@ import {
   lockDurationMs,
   lockedRequest,
   lockPremium,
+  feeRows,
+  isZero,
+  type FeeRow,
   railFor,
   sidesOf,
   stablecoins,
@@ -47,6 +56,8 @@ import {
 } from './model';
 import { placeAmountProblems, type AmountFieldError } from './problems';
 import { quoteStyles } from './quote.styles';
+import { BLOCKCHAIN_NAMES } from '../../contract/blockchains';
+import { supportReference } from '../support-reference';
 
 /** An empty string removes the attribute instead of leaving `session=""` or `lang=""` behind. */
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
@@ -65,7 +76,7 @@ const SPOKEN_THRESHOLDS = [30, 10] as const;
  */
 const REFERENCE_SOURCE_AMOUNT = '1000';
 
-const blockchainNames: Readonly<Record<Blockchain, string>> = { ETHEREUM: 'Ethereum', BASE: 'Base', TRON: 'Tron', POLYGON: 'Polygon' };
+const blockchainNames: Readonly<Record<Blockchain, string>> = BLOCKCHAIN_NAMES;
 
 type Phase = 'floating' | 'locked' | 'expired';
 type Side = 'pay' | 'receive';
@@ -75,7 +86,7 @@ const sideOf = (driver: Driver): Side => (driver === 'source' ? 'pay' : 'receive
 type Alert =
   | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
   | { kind: 'UNSUPPORTED_PAIR' }
-  | { kind: 'VALIDATION_FAILED'; detail: string }
+  | { kind: 'VALIDATION_FAILED'; problems: readonly FieldProblem[]; detail: string }
   | { kind: 'OTHER'; code: string };
 
 type Operation = 'floatingQuote' | 'lockQuote';
@@ -167,7 +178,11 @@ interface FloatingResult {
  * @cssprop --ramp-quote-button-background - Lock button background (default: `--ramp-color-primary`).
  * @cssprop --ramp-quote-button-color - Lock button text (default: `--ramp-color-on-primary`).
  */
-export class RampQuote extends LitElement {
+export class RampQuote extends RampElement {
+  protected override messageBundles(): readonly Bundle[] {
+    return ['core', 'money'];
+  }
+
   static override styles = quoteStyles;
 
   /** The BFF's URL. Default: `/bff` beside the script's folder, i.e. `{origin}/bff` for `{origin}/sdk/ramp-widget.js`. */
@@ -176,7 +191,7 @@ export class RampQuote extends LitElement {
   /** A widget-session token bound to a customer (quotes belong to a customer). */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
-  /** Language (`en`, `pt-BR`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
@@ -218,6 +233,8 @@ export class RampQuote extends LitElement {
   @state() private announcement = '';
   /** Inputs changed since the floating quote on screen was asked for. */
   @state() private stale = true;
+  /** The session's customer with its limits and balances, to refuse before locking what the payment would refuse. */
+  @state() private account: Customer | undefined;
 
   private readonly i18n = new I18nController(this);
   private readonly lockKeys = new IdempotencyKeys();
@@ -327,6 +344,7 @@ export class RampQuote extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('session') || changed.has('apiBase')) void this.loadAccount();
     if (this.pairChanged(changed) || changed.has('session') || changed.has('amount') || changed.has('apiBase') || changed.has('refreshInterval')) {
       this.schedule();
     }
@@ -376,8 +394,47 @@ export class RampQuote extends LitElement {
     return estimate ? formatForInput(estimate, locale) : '';
   }
 
+  /** Best effort: without it nothing is refused here, and the payment still has the server's word. */
+  private async loadAccount(): Promise<void> {
+    if (!this.session) {
+      this.account = undefined;
+      return;
+    }
+    try {
+      this.account = await this.client().getCustomer({ include: ['limits', 'balances'] });
+    } catch {
+      this.account = undefined;
+    }
+  }
+
+  private get chain(): string | undefined {
+    return this.blockchain ?? this.floating?.blockchain;
+  }
+
+  private get block(): LockBlock | undefined {
+    return lockBlock(this.account, this.stale ? undefined : this.floating, this.direction, this.stablecoin, this.chain);
+  }
+
+  private blockText(block: LockBlock): string {
+    const usd = (amount: string) => formatAmount(amount, 'USD', this.i18n.locale);
+    switch (block.kind) {
+      case 'notApproved':
+        return this.t('quote.block.notApproved');
+      case 'rejected':
+        return this.t('quote.block.rejected');
+      case 'single':
+        return this.t('quote.block.single', { max: usd(block.max) });
+      case 'daily':
+        return this.t('quote.block.daily', { remaining: usd(block.remaining) });
+      case 'monthly':
+        return this.t('quote.block.monthly', { remaining: usd(block.remaining) });
+      case 'balance':
+        return this.t('quote.block.balance', { balance: formatAmount(block.balance, block.coin as Stablecoin, this.i18n.locale) });
+    }
+  }
+
   private client(): BffClient {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   private t<K extends MessageKey>(key: K, ...args: TranslateArgs<K>): string {
@@ -443,7 +500,7 @@ export class RampQuote extends LitElement {
     if (driver === 'source') return { quote: await client.createQuote(floatingRequest(pair, amount), { signal }) };
     const reference = terms ?? (await client.createQuote(floatingRequest(pair, REFERENCE_SOURCE_AMOUNT), { signal }));
     const source = estimateSource(reference, amount);
-    if (!source) throw new ProblemError(400, { code: 'VALIDATION_FAILED', errors: [{ path: 'targetAmount', message: 'amount too small to cover fees' }] });
+    if (!source) throw new ProblemError(400, { code: 'VALIDATION_FAILED', errors: [{ path: 'targetAmount', message: 'amount too small to cover fees', code: 'BELOW_MINIMUM' }] });
     const chain = pair.blockchain ?? reference.blockchain;
     const quote = await client.createQuote(floatingRequest({ ...pair, blockchain: chain }, source), { signal });
     return { quote, estimate: { target: amount, source } };
@@ -454,6 +511,8 @@ export class RampQuote extends LitElement {
     this.floating = quote;
     this.estimate = estimate;
     this.lastQuotedAt = this.clock.now();
+    // Limits, balances and the verification move while the panel is open: read them again with each fresh quote.
+    void this.loadAccount();
     this.failed = undefined;
     if (this.amountError?.kind !== 'rule' || this.parsedDriver().ok) this.amountError = undefined;
     // A debounce already waiting (the user typed while this was on its way) keeps its turn.
@@ -532,6 +591,14 @@ export class RampQuote extends LitElement {
       this.focusAmount();
       return;
     }
+    // What is on screen may be old (approved meanwhile, funds arrived): the verdict is taken on a fresh read.
+    if (this.block) await this.loadAccount();
+    const block = this.block;
+    if (block) {
+      this.announce(this.blockText(block));
+      this.focusAmount();
+      return;
+    }
     // Lock on the chain the user saw priced: the chosen one, else the one the server named.
     const chain = this.blockchain ?? this.floating?.blockchain;
     const body = lockedRequest({ ...this.pair, blockchain: chain }, this.driver, parsed.value, this.timeLock);
@@ -559,6 +626,8 @@ export class RampQuote extends LitElement {
     const lock = quote.timeLock ?? this.timeLock;
     const duration = lockDurationMs(quote) ?? timeLockSeconds[lock] * 1000;
     this.countdown.start(this.lockSentAt + duration);
+    // The checkout and the off-ramp paying with this lock count down to the same instant (on the system clock).
+    rememberLockDeadline(quote.id, Date.now() + (this.lockSentAt + duration - this.clock.now()));
     this.dispatchEvent(new RampQuoteLockedEvent({ exchangeRateId: quote.id, expiresAt: quote.expiresAt, quote }));
     this.announce(
       this.t('quote.announce.locked', {
@@ -594,6 +663,7 @@ export class RampQuote extends LitElement {
 
   private async backToFloating(): Promise<void> {
     this.countdown.stop();
+    void this.loadAccount();
     this.phase = 'floating';
     this.locked = undefined;
     this.lockedFrom = undefined;
@@ -622,7 +692,7 @@ export class RampQuote extends LitElement {
           this.showAmountError(onAmount);
           return;
         }
-        this.alert = { kind: 'VALIDATION_FAILED', detail: unplaced.map((p) => `${p.path}: ${p.message}`).join('; ') || error.detail };
+        this.alert = { kind: 'VALIDATION_FAILED', problems: unplaced, detail: error.detail };
       } else if (error.code === 'UNSUPPORTED_PAIR') {
         this.alert = { kind: 'UNSUPPORTED_PAIR' };
         return; // another choice fixes it: not a failure to report
@@ -681,7 +751,7 @@ export class RampQuote extends LitElement {
     const coin = this.stablecoin;
     return html`
       <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
-        <h2 id="title" part="title" class="title">${this.t(`quote.title.${this.direction}`, { coin })}</h2>
+        <h2 id="title" part="title" class="title" tabindex="-1">${this.t(`quote.title.${this.direction}`, { coin })}</h2>
         ${this.renderAlert()}
         ${this.phase === 'floating' ? this.renderFloating() : this.phase === 'locked' ? this.renderLocked() : this.renderExpired()}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="status">${this.announcement}</div>
@@ -694,7 +764,7 @@ export class RampQuote extends LitElement {
     if (!alert) return nothing;
     const message =
       alert.kind === 'VALIDATION_FAILED'
-        ? this.t('quote.alert.VALIDATION_FAILED', { detail: alert.detail })
+        ? this.t('quote.alert.VALIDATION_FAILED', { detail: alert.problems.map((p) => `${p.path}: ${this.problemText(p)}`).join('; ') || alert.detail })
         : alert.kind === 'OTHER'
           ? this.t('quote.alert.OTHER', { code: alert.code })
           : this.t(`quote.alert.${alert.kind}`);
@@ -707,10 +777,24 @@ export class RampQuote extends LitElement {
     `;
   }
 
+  /** A field problem in the user's language when its code is one the panel knows; otherwise the server's text as it came. */
+  private problemText(problem: FieldProblem): string {
+    switch (problem.code) {
+      case 'REQUIRED':
+      case 'UNKNOWN_FIELD':
+      case 'NOT_ONE_OF':
+      case 'CONFLICTING_FIELDS':
+        return this.t(`quote.problem.${problem.code}`);
+      default:
+        return problem.message;
+    }
+  }
+
   private renderFloating(): TemplateResult {
     const locking = this.lockTask.status === TaskStatus.PENDING;
     const updating = this.floatingTask.status === TaskStatus.PENDING;
     const selectedChain = this.blockchain ?? this.floating?.blockchain;
+    const block = this.block;
     return html`
       <form part="form" class="form" novalidate aria-busy=${locking || updating ? 'true' : 'false'} @submit=${this.onSubmit}>
         <fieldset part="direction-group" class="segmented">
@@ -747,10 +831,49 @@ export class RampQuote extends LitElement {
           </div>
           <p id="lock-hint" part="hint" class="hint">${this.t('quote.lock.hint')}</p>
         </fieldset>
-        <button part="lock-button" class="primary" type="submit" data-testid="lock" aria-disabled=${locking ? 'true' : 'false'}>
+        ${this.renderAccount()}
+        <button
+          part="lock-button"
+          class="primary"
+          type="submit"
+          data-testid="lock"
+          aria-disabled=${locking || block ? 'true' : 'false'}
+          aria-describedby=${block ? 'lock-block' : nothing}
+        >
           ${locking ? this.t('quote.lock.submitting') : this.t('quote.lock.submit')}
         </button>
       </form>
+    `;
+  }
+
+  /** On sell the balance of the chosen coin and chain, the limits still open, and why a lock would be refused. */
+  private renderAccount(): TemplateResult | typeof nothing {
+    const account = this.account;
+    if (!account) return nothing;
+    const locale = this.i18n.locale;
+    const balance = this.direction === 'sell' ? balanceOf(account, this.stablecoin, this.chain) : undefined;
+    const limits = account.transactionLimits;
+    const block = this.block;
+    return html`
+      <div part="account" class="account hint" data-testid="account">
+        ${balance !== undefined
+          ? html`<p data-testid="balance">
+              ${this.t('quote.account.balance', {
+                amount: formatAmount(balance, this.stablecoin, locale),
+                blockchain: blockchainNames[this.chain as Blockchain] ?? this.chain ?? '',
+              })}
+            </p>`
+          : nothing}
+        ${limits
+          ? html`<p data-testid="limits">
+              ${this.t('quote.account.limits', {
+                daily: formatAmount(limits.daily.remaining, 'USD', locale),
+                single: formatAmount(limits.single.max, 'USD', locale),
+              })}
+            </p>`
+          : nothing}
+        ${block ? html`<p id="lock-block" part="error" class="error" data-testid="lock-block" data-kind=${block.kind}>${this.blockText(block)}</p>` : nothing}
+      </div>
     `;
   }
 
@@ -839,10 +962,21 @@ export class RampQuote extends LitElement {
     `;
   }
 
-  /** Rates, fees (amount and % from basis points) and the final amount, as the server computed them. */
-  private renderFigures(q: Quote, first: TemplateResult | typeof nothing = nothing, extra: TemplateResult | typeof nothing = nothing): TemplateResult {
+  /**
+   * Rates, the amount before fees, each fee once (its % and its flat part) and the final amount: the rows add up to the
+   * difference between the amount before fees and the final one. A lock's premium is its own row, taken out of the
+   * service fee it is priced into (`floating`: the quote it was locked from).
+   */
+  private renderFigures(q: Quote, first: TemplateResult | typeof nothing = nothing, floating?: Quote): TemplateResult {
     const locale = this.i18n.locale;
     const rate = (value: string) => this.t('quote.rate.value', { source: q.sourceCurrency, rate: formatRate(value, locale), target: q.targetCurrency });
+    const rows = feeRows(q, floating);
+    const money = (amount: string) => formatAmount(amount, rows.currency, locale);
+    const terms = (row: FeeRow) => {
+      const percent = formatPercent(bpsToFraction(row.bps), locale);
+      return isZero(row.flat) ? percent : this.t('quote.fee.rateAndFlat', { percent, flat: money(row.flat) });
+    };
+    const premium = q.type === 'LOCKED' && floating ? lockPremium(q, floating) : undefined;
     return html`
       <dl class="figures">
         ${first}
@@ -850,15 +984,29 @@ export class RampQuote extends LitElement {
           <dt>${this.t('quote.rate.base')}</dt>
           <dd data-testid="base-rate">${rate(q.baseExchangeRate)}</dd>
         </div>
+        <div part="row row-base-amount" class="row">
+          <dt>${this.t('quote.base.amount')}</dt>
+          <dd data-testid="base-amount">${money(rows.base)}</dd>
+        </div>
         <div part="row row-service-fee" class="row">
-          <dt data-testid="service-fee-label">${this.t('quote.fee.service', { percent: formatPercent(bpsToFraction(q.fees.service.rate), locale) })}</dt>
-          <dd data-testid="service-fee">${formatAmount(q.fees.service.totalAmount, q.fees.service.currency, locale)}</dd>
+          <dt data-testid="service-fee-label">${this.t('quote.fee.service', { percent: terms(rows.service) })}</dt>
+          <dd data-testid="service-fee">−\u00a0${money(rows.service.amount)}</dd>
         </div>
+        ${rows.premium
+          ? html`<div part="row row-premium" class="row">
+              <dt data-testid="lock-premium-label">${this.t('quote.locked.premium.rate', { percent: formatPercent(bpsToFraction(rows.premium.bps), locale) })}</dt>
+              <dd data-testid="lock-premium">−\u00a0${money(rows.premium.amount)}</dd>
+            </div>`
+          : premium
+            ? html`<div part="row row-premium" class="row">
+                <dt data-testid="lock-premium-label">${this.t('quote.locked.premium')}</dt>
+                <dd data-testid="lock-premium">${this.t('quote.locked.premium.none')}</dd>
+              </div>`
+            : nothing}
         <div part="row row-partner-fee" class="row">
-          <dt data-testid="partner-fee-label">${this.t('quote.fee.partner', { percent: formatPercent(bpsToFraction(q.fees.partner.rate), locale) })}</dt>
-          <dd data-testid="partner-fee">${formatAmount(q.fees.partner.totalAmount, q.fees.partner.currency, locale)}</dd>
+          <dt data-testid="partner-fee-label">${this.t('quote.fee.partner', { percent: terms(rows.partner) })}</dt>
+          <dd data-testid="partner-fee">−\u00a0${money(rows.partner.amount)}</dd>
         </div>
-        ${extra}
         <div part="row row-final-rate" class="row">
           <dt>${this.t('quote.rate.final')}</dt>
           <dd data-testid="final-rate">${rate(q.finalExchangeRate)}</dd>
@@ -880,22 +1028,6 @@ export class RampQuote extends LitElement {
     const q = this.locked;
     if (!q) return html``;
     const locale = this.i18n.locale;
-    const premium = lockPremium(q, this.lockedFrom);
-    const premiumText = !premium
-      ? undefined
-      : premium.bps === '0'
-        ? this.t('quote.locked.premium.none')
-        : premium.amount
-          ? this.t('quote.locked.premium.amount', { percent: formatPercent(bpsToFraction(premium.bps), locale), amount: formatAmount(premium.amount, premium.currency, locale) })
-          : this.t('quote.locked.premium.rate', { percent: formatPercent(bpsToFraction(premium.bps), locale) });
-    const premiumRow = premiumText
-      ? html`
-          <div part="row row-premium" class="row">
-            <dt>${this.t('quote.locked.premium')}</dt>
-            <dd data-testid="lock-premium">${premiumText}</dd>
-          </div>
-        `
-      : nothing;
     const sourceRow = html`
       <div part="row row-source" class="row">
         <dt>${this.t('quote.pay.label')}</dt>
@@ -917,18 +1049,15 @@ export class RampQuote extends LitElement {
           <span class="locked-amount-label">${this.t('quote.receive.label')}</span>
           <strong>${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</strong>
         </p>
-        ${this.renderFigures(q, sourceRow, premiumRow)}
+        ${this.renderFigures(q, sourceRow, this.lockedFrom)}
         <p part="route" class="route hint">${this.routeText(q)}</p>
         <dl class="meta">
           <div class="row">
             <dt>${this.t('quote.locked.until')}</dt>
             <dd data-testid="expires-at">${q.expiresAt ? formatClockTime(q.expiresAt, locale) : ''}</dd>
           </div>
-          <div class="row">
-            <dt>${this.t('quote.locked.reference')}</dt>
-            <dd><code data-testid="exchange-rate-id">${q.id}</code></dd>
-          </div>
         </dl>
+        ${q.id ? supportReference(this.t('quote.locked.reference'), q.id, 'exchange-rate-id') : nothing}
         <button part="release" class="secondary" type="button" data-testid="release" @click=${this.onRelease}>${this.t('quote.locked.change')}</button>
       </div>
     `;

@@ -1,4 +1,5 @@
 // The sentence for each transaction alert, in the component's language; limit amounts are USD-equivalent and formatted as such.
+import { blockchainName } from '../../contract/blockchains';
 import { formatMoney, type I18nController } from '../../i18n';
 import { limitNameKey } from './labels';
 import type { TransactionAlert } from './problems';
@@ -20,7 +21,7 @@ export function alertText(alert: TransactionAlert, i18n: I18nController): string
     }
     case 'balance':
       return alert.asset && alert.blockchain
-        ? i18n.t('tx.alert.balance', { asset: alert.asset, blockchain: alert.blockchain })
+        ? i18n.t('tx.alert.balance', { asset: alert.asset, blockchain: blockchainName(alert.blockchain) })
         : i18n.t('tx.alert.balance.unknown');
     case 'notApproved':
       return i18n.t('tx.alert.notApproved');

@@ -1,4 +1,4 @@
-// Styles the two money components share: the status stepper, amount summaries, the busy spinner row; tier-2 tokens per host.
+// Styles the two money components share: the status stepper, amount summaries, the busy spinner row, the countdowns; tier-2 tokens per host.
 import { css } from 'lit';
 
 export const transactionStyles = css`
@@ -88,15 +88,44 @@ export const transactionStyles = css`
     font-weight: 600;
     text-align: end;
     font-variant-numeric: tabular-nums;
-    overflow-wrap: anywhere;
+    /* Between words only: "USDC" never splits into "USD C" (anywhere would let the column shrink to a letter). */
+    overflow-wrap: break-word;
   }
   .amounts dd.big {
     font-size: 1.375em;
+  }
+  /* In a narrow card each amount goes under its label: a label and a large amount side by side do not fit a phone. */
+  @container ramp-card (max-width: 22rem) {
+    .amounts {
+      grid-template-columns: minmax(0, 1fr);
+      gap: 0;
+    }
+    .amounts dd {
+      text-align: start;
+      margin-bottom: 0.35em;
+    }
   }
   .busy {
     display: flex;
     gap: 0.5em;
     align-items: center;
     color: var(--_color-text-muted);
+  }
+  /* A time left (a quote's lock, a payment window); --_countdown-background lets a component offer its own token. */
+  .countdown {
+    display: flex;
+    justify-content: space-between;
+    align-items: baseline;
+    padding: 0.5em 0.75em;
+    border-radius: var(--_radius);
+    background: var(--_countdown-background, var(--_color-surface-raised));
+  }
+  .countdown time {
+    font-size: 1.25em;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+  }
+  .countdown[data-urgent] time {
+    color: var(--_color-danger);
   }
 `;

@@ -81,6 +81,35 @@ export const verificationStyles = [
     .file-fallback {
       display: grid;
       gap: 0.3em;
+      justify-self: stretch;
+    }
+    /* Without a camera the selfie comes from a file: the native picker, drawn like the component's buttons. */
+    .file-fallback input[type='file'] {
+      width: 100%;
+      min-height: max(2.75em, 44px);
+      padding: 0.3em;
+      font: inherit;
+      color: var(--_color-text-muted);
+      background: var(--_color-surface-raised);
+      border: 1px dashed var(--_color-border);
+      border-radius: var(--_radius);
+      cursor: pointer;
+    }
+    .file-fallback input[type='file']::file-selector-button {
+      min-height: max(2.5em, 40px);
+      margin-inline-end: 0.75em;
+      padding: 0.4em 1.25em;
+      font: inherit;
+      font-weight: 600;
+      color: var(--_button-color, var(--_color-on-primary));
+      background: var(--_button-background, var(--_color-primary));
+      border: 1px solid var(--_button-background, var(--_color-primary));
+      border-radius: calc(var(--_radius) * 0.75);
+      cursor: pointer;
+    }
+    .file-fallback input[type='file']:focus-visible {
+      outline: none;
+      box-shadow: var(--_focus-ring);
     }
     .status-line {
       display: flex;

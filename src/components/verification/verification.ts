@@ -1,6 +1,8 @@
 // <ramp-verification>: the hosted verification page (`/verify/{token}`): what is still required, the selfie (liveness), and the outcome.
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { RampElement } from '../ramp-element';
+import type { Bundle } from '../../i18n';
 import type { Customer } from '../../contract/customers';
 import { NetworkError, ProblemError, createBffClient } from '../../client/bff-client';
 import { pollingFeed } from '../../client/feed';
@@ -15,6 +17,8 @@ import { isDocumentRequirement } from '../document-uploader/requirements';
 import { humanize, requirementKey } from '../kyc-labels';
 import { CameraController, cameraFailure, type CameraFailure } from './camera';
 import { verificationStyles } from './verification.styles';
+// It renders <ramp-document-uploader> in its shadow root, out of the loader's sight: defined here.
+import '../../elements/document-uploader';
 
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
 
@@ -76,7 +80,11 @@ function defaultVerifyApi(): string {
  * @cssprop --ramp-verification-button-background - Primary button background.
  * @cssprop --ramp-verification-button-color - Primary button text.
  */
-export class RampVerification extends LitElement {
+export class RampVerification extends RampElement {
+  protected override messageBundles(): readonly Bundle[] {
+    return ['core', 'kyc'];
+  }
+
   static override styles = verificationStyles;
 
   /** The hosted page's API. Default: `/verify/api` on the script's origin. */
@@ -85,8 +93,10 @@ export class RampVerification extends LitElement {
   /** The verification-link token (the last segment of `/verify/{token}`). */
   @property({ reflect: true, converter: optionalAttribute }) session = '';
 
+  /** Language (`en`, `pt-BR`, `es`); when empty, the closest `[lang]` above, then the browser's languages, then English. */
   @property({ reflect: true, converter: optionalAttribute }) override lang = '';
 
+  /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
   @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
 
   /** Sandbox: shows a button that completes the liveness check without a camera. */
@@ -95,6 +105,7 @@ export class RampVerification extends LitElement {
   /** Level of the title (1 on the hosted page, where this is the page's content); sections are one below. */
   @property({ attribute: 'heading-level', type: Number }) headingLevel = 1;
 
+  /** After a final decision the hosted API answers the outcome alone: no name and no requirements. */
   @state() private customer: Customer | undefined;
   @state() private loadState: 'loading' | 'ready' | 'failed' = 'loading';
   @state() private phase: Phase = 'idle';
@@ -143,7 +154,7 @@ export class RampVerification extends LitElement {
   }
 
   private client() {
-    return createBffClient({ apiBase: this.apiBase, session: () => this.session });
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
   }
 
   private t<K extends MessageKey>(key: K, ...args: TranslateArgs<K>): string {
@@ -221,10 +232,10 @@ export class RampVerification extends LitElement {
     const missingDocs = customer.requirements.filter((r) => isDocumentRequirement(r.name) && (r.status === 'NOT_SENT' || r.status === 'REJECTED'));
     return html`
       <p class="who">
-        <span data-testid="customer-name">${this.t('verification.for', { name })}</span>
+        ${name ? html`<span data-testid="customer-name">${this.t('verification.for', { name })}</span>` : nothing}
         <span part="status-badge" class="badge" data-status=${status} data-testid="verification-status">${this.t(`status.${status}`)}</span>
       </p>
-      ${this.renderRequirements(customer)}
+      ${customer.requirements.length ? this.renderRequirements(customer) : nothing}
       ${open && missingDocs.length
         ? html`<section aria-labelledby="documents-title">
             <div role="heading" aria-level=${this.level(1)} id="documents-title" class="section-title">${this.t('verification.documents')}</div>

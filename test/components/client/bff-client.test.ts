@@ -3,7 +3,7 @@ import { expect } from '@open-wc/testing';
 import { http, HttpResponse } from 'msw';
 import { createBffClient, NetworkError, ProblemError } from '../../../src/client/bff-client';
 import type { CreateCustomerRequest } from '../../../src/contract/customers';
-import { bffScenarios, createCustomerInvalid, mockIds, RequestLog } from '../../../src/mocks/bff-scenarios';
+import { bffScenarios, createCustomerInvalid, mockIds, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 const body: CreateCustomerRequest = { type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '52998224725', birthDate: '1990-05-17' };
@@ -99,5 +99,27 @@ describe('BFF client', () => {
     const created = await createBffClient({ apiBase: '/bff', session: () => 't', retries: 1 }).createCustomer(body, { idempotencyKey: 'same' });
     expect(created.customer.id).to.equal(mockIds.customer);
     expect(log.entries.map((e) => e.headers['idempotency-key'])).to.deep.equal(['same', 'same']);
+  });
+
+  it('a 401 asks renewSession for a new token and sends the refused request once more with it', async () => {
+    worker.use(
+      http.get('/bff/session', ({ request }) =>
+        request.headers.get('authorization') === 'Bearer fresh'
+          ? HttpResponse.json({ customerId: null, expiresAt: '2030-01-01T00:00:00Z' })
+          : HttpResponse.json({ status: 401, code: 'UNAUTHENTICATED' }, { status: 401, headers: { 'content-type': 'application/problem+json' } }),
+      ),
+    );
+    let token = 'stale';
+    let renewals = 0;
+    const client = createBffClient({ apiBase: '/bff', session: () => token, renewSession: async () => ((renewals += 1), (token = 'fresh'), true) });
+    expect((await client.getSession()).customerId).to.equal(null);
+    expect(renewals).to.equal(1);
+
+    // No renewal (or a refused one): the call fails as UNAUTHENTICATED, once.
+    token = 'stale';
+    const refused = createBffClient({ apiBase: '/bff', session: () => token, renewSession: async () => ((renewals += 1), false) });
+    const error = (await rejection(refused.getSession())) as ProblemError;
+    expect(error.code).to.equal('UNAUTHENTICATED');
+    expect(renewals).to.equal(2);
   });
 });

@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { http, HttpResponse } from 'msw';
 import { createBffClient, ProblemError } from '../../../src/client/bff-client';
-import { RequestLog, transactionProblem } from '../../../src/mocks/bff-scenarios';
+import { RequestLog, transactionProblem } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 const page = { data: [], pagination: { size: 10, hasNextPage: false, hasPreviousPage: false, nextCursor: null, previousCursor: null } };

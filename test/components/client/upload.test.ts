@@ -3,7 +3,7 @@ import { expect } from '@open-wc/testing';
 import { delay, http, HttpResponse } from 'msw';
 import { createBffClient, NetworkError, ProblemError } from '../../../src/client/bff-client';
 import { joinUrl, uploadMultipart } from '../../../src/client/upload';
-import { KycBackend, kycCustomer, problemResponse, RequestLog, sampleFiles } from '../../../src/mocks/bff-scenarios';
+import { KycBackend, kycCustomer, problemResponse, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

@@ -5,7 +5,7 @@ import '../../../src/define';
 import type { RampDocumentUploader } from '../../../src/components/document-uploader/document-uploader';
 import type { RampDocumentUploadedEvent } from '../../../src/events';
 import type { AssociatedParty, Document } from '../../../src/contract/kyc';
-import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../../../src/mocks/bff-scenarios';
+import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 import { FakeXhr, installFakeXhr } from '../support/fake-xhr';
 
@@ -106,8 +106,8 @@ describe('<ramp-document-uploader>', () => {
       const backend = individualBackend();
       backend.documents.push(fakeDocument({ status: 'REJECTED', comment: 'The bank statement must be from the last 6 months.' }));
       const el = await mount();
-      expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement)).to.deep.equal(['IDENTITY_DOCUMENT', 'BANK_STATEMENT']);
-      expect($(el, '[data-testid="status-IDENTITY_DOCUMENT"]').textContent).to.contain('Not sent');
+      expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement)).to.deep.equal(['ID_CARD', 'BANK_STATEMENT']);
+      expect($(el, '[data-testid="status-ID_CARD"]').textContent).to.contain('Not sent');
       expect($(el, '[data-testid="status-BANK_STATEMENT"]').dataset.status).to.equal('REJECTED');
       const doc = $(el, '[data-testid="documents-BANK_STATEMENT"] [part="document"]');
       expect(doc.dataset.status).to.equal('REJECTED');
@@ -117,16 +117,16 @@ describe('<ramp-document-uploader>', () => {
     it('`types` narrows the list to the named requirements (a document type names its requirement)', async () => {
       individualBackend();
       const el = await mount(html`<ramp-document-uploader api-base="/bff" session="s" lang="en" types="PASSPORT"></ramp-document-uploader>`);
-      expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement)).to.deep.equal(['IDENTITY_DOCUMENT']);
+      expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement)).to.deep.equal(['ID_CARD']);
     });
 
     it('an ID card asks for front and back; a passport for one file', async () => {
       individualBackend();
       const el = await mount();
-      expect(all(el, '[data-requirement="IDENTITY_DOCUMENT"] [part="dropzone"]').map((z) => z.dataset.side)).to.deep.equal(['FRONT_SIDE', 'BACK_SIDE']);
+      expect(all(el, '[data-requirement="ID_CARD"] [part="dropzone"]').map((z) => z.dataset.side)).to.deep.equal(['FRONT_SIDE', 'BACK_SIDE']);
       $<HTMLInputElement>(el, '[data-testid="type-PASSPORT"]').click();
       await el.updateComplete;
-      const zones = all(el, '[data-requirement="IDENTITY_DOCUMENT"] [part="dropzone"]');
+      const zones = all(el, '[data-requirement="ID_CARD"] [part="dropzone"]');
       expect(zones.map((z) => z.dataset.type)).to.deep.equal(['PASSPORT']);
       expect(zones[0]!.dataset.side).to.equal(undefined);
     });
@@ -142,7 +142,113 @@ describe('<ramp-document-uploader>', () => {
       await pick(el, 'DIRECTORS_REGISTRY', sampleFiles.pdf('directors.pdf'));
       await waitUntil(() => backend.documents.length === 1, 'the document should be stored');
       expect(backend.documents[0]).to.include({ type: 'DIRECTORS_REGISTRY', associatedPartyId: party.id });
-      expect($(el, '[data-testid="status-DIRECTORS_REGISTRY"]').dataset.status).to.equal('SENT');
+      // The answer reaches the component after the backend stored the file: wait for the render, not a fixed time.
+      await waitUntil(() => $(el, '[data-testid="status-DIRECTORS_REGISTRY"]').dataset.status === 'SENT', 'the requirement should show SENT');
+    });
+  });
+
+  describe('the issuing country of identity documents', () => {
+    it('an ID card and a passport are sent with their country (default the customer\'s), other documents without one', async () => {
+      const log = new RequestLog();
+      const customer = kycCustomer({ type: 'INDIVIDUAL', country: 'PRT', taxId: '123456789', additionalInformation: { type: 'INDIVIDUAL' } });
+      const backend = new KycBackend({ customer, log });
+      worker.use(...backend.handlers());
+      const el = await mount();
+      const select = $<HTMLSelectElement>(el, '[data-testid="country-ID_CARD"]');
+      expect(select.value, "the customer's country first").to.equal('PRT');
+      expect($(el, 'label[for="country-ID_CARD"]').textContent?.trim()).to.equal('Issuing country');
+      await pick(el, 'ID_CARD-FRONT_SIDE', sampleFiles.jpg('front.jpg'));
+      await waitUntil(() => backend.documents.length === 1, 'front stored');
+      select.value = 'ESP';
+      select.dispatchEvent(new Event('change'));
+      $<HTMLInputElement>(el, '[data-testid="type-PASSPORT"]').click();
+      await el.updateComplete;
+      await pick(el, 'PASSPORT', sampleFiles.jpg('passport.jpg'));
+      await pick(el, 'BANK_STATEMENT', sampleFiles.pdf('statement.pdf'));
+      await waitUntil(() => backend.documents.length === 3, 'all stored');
+      expect(backend.documents.map((d) => [d.type, d.country])).to.deep.equal([
+        ['ID_CARD', 'PRT'],
+        ['PASSPORT', 'ESP'],
+        ['BANK_STATEMENT', null],
+      ]);
+      const statement = posts(log).find((e) => String(e.body).includes('statement.pdf'))!;
+      expect(String(statement.body)).not.to.include('name="country"');
+      expect(absent(el, '[data-requirement="BANK_STATEMENT"] select')).to.equal(true);
+    });
+
+    it('a retry after a network failure sends the country chosen when the file was picked', async () => {
+      const log = new RequestLog();
+      const backend = individualBackend(log);
+      const el = await mount();
+      $<HTMLInputElement>(el, '[data-testid="type-PASSPORT"]').click();
+      await el.updateComplete;
+      const select = $<HTMLSelectElement>(el, '[data-testid="country-ID_CARD"]');
+      select.value = 'ARG';
+      select.dispatchEvent(new Event('change'));
+      backend.failUploads.push('network');
+      await pick(el, 'PASSPORT', sampleFiles.jpg('passport.jpg'));
+      await waitUntil(() => el.shadowRoot!.querySelector('[data-testid="retry"]'), 'the retry button');
+      select.value = 'BRA';
+      select.dispatchEvent(new Event('change'));
+      $(el, '[data-testid="retry"]').click();
+      await waitUntil(() => backend.documents.length === 1, 'stored on retry');
+      expect(backend.documents[0]).to.include({ type: 'PASSPORT', country: 'ARG' });
+    });
+  });
+
+  describe('optional documents', () => {
+    it('an individual is offered an income tax return, a proof of address and other documents, below the required ones', async () => {
+      const log = new RequestLog();
+      const backend = individualBackend(log);
+      const el = await mount();
+      await expect(el).to.be.accessible();
+      expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement), 'the required ones are unchanged').to.deep.equal(['ID_CARD', 'BANK_STATEMENT']);
+      const choice = $<HTMLSelectElement>(el, '[data-testid="optional-type"]');
+      expect([...choice.options].map((o) => o.value)).to.deep.equal(['INCOME_TAX_RETURN', 'DELIVERY_RECEIPT', 'OTHER']);
+      expect($(el, '#optional-title').textContent?.trim()).to.equal('Other documents (optional)');
+      choice.value = 'DELIVERY_RECEIPT';
+      choice.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      expect($(el, '#optional-type-hint').textContent).to.contain('last calendar year');
+      await pick(el, 'DELIVERY_RECEIPT', sampleFiles.pdf('electricity-bill.pdf'));
+      await waitUntil(() => backend.documents.length === 1, 'stored');
+      expect(backend.documents[0]).to.include({ type: 'DELIVERY_RECEIPT', fileName: 'electricity-bill.pdf', country: null });
+      await waitUntil(() => el.shadowRoot!.querySelector('[data-testid="documents-OPTIONAL"] [part="document"]'), 'listed as sent');
+      expect($(el, '[data-testid="documents-OPTIONAL"] [part="document"]').dataset.type).to.equal('DELIVERY_RECEIPT');
+    });
+
+    it('a business is offered its own optional documents; the regulated-activity licence only when its activity is regulated', async () => {
+      const business = (regulated: boolean) => {
+        const backend = new KycBackend({ customer: kycCustomer({ type: 'BUSINESS', additionalInformation: { type: 'BUSINESS', isRegulatedActivity: regulated } }) });
+        worker.use(...backend.handlers());
+      };
+      business(false);
+      const plain = await mount();
+      expect([...$<HTMLSelectElement>(plain, '[data-testid="optional-type"]').options].map((o) => o.value)).to.deep.equal([
+        'POWER_OF_ATTORNEY',
+        'SIGNED_BALANCE_SHEET',
+        'SIGNED_CORPORATE_STRUCTURE_CHART',
+        'SIGNED_INCOME_STATEMENT',
+        'OTHER',
+      ]);
+      worker.resetHandlers();
+      business(true);
+      const regulated = await mount();
+      expect([...$<HTMLSelectElement>(regulated, '[data-testid="optional-type"]').options].map((o) => o.value)).to.include('REGULATED_ACTIVITY_DOCUMENT');
+    });
+
+    it('an associated party, or a list narrowed by `types`, has no optional documents', async () => {
+      individualBackend();
+      const narrowed = await mount(html`<ramp-document-uploader api-base="/bff" session="s" lang="en" types="BANK_STATEMENT"></ramp-document-uploader>`);
+      expect(absent(narrowed, '[data-testid="optional-documents"]')).to.equal(true);
+      worker.resetHandlers();
+      const backend = new KycBackend({ customer: kycCustomer({ type: 'BUSINESS', additionalInformation: { type: 'BUSINESS' } }) });
+      const party = { id: '01936f2a-0000-7000-8000-00000000a002', type: 'INDIVIDUAL', roles: ['UBO'] } as AssociatedParty;
+      backend.parties.push({ ...party, customerId: backend.customer!.id, parentId: null, ownershipPercentage: '60.00', name: 'Ana Souza', taxId: '52998224725', birthDate: '1990-05-17', email: 'a@example.com', address: { country: 'ARG', line1: 'x', city: 'y', state: 'BA', postalCode: '0' }, verification: { status: 'NOT_STARTED', level: 'STANDARD' }, requirements: [], createdAt: new Date().toISOString() } as AssociatedParty);
+      worker.use(...backend.handlers());
+      const el = await mount(html`<ramp-document-uploader api-base="/bff" session="s" lang="en" associated-party-id=${party.id}></ramp-document-uploader>`);
+      expect(absent(el, '[data-testid="optional-documents"]')).to.equal(true);
+      expect($<HTMLSelectElement>(el, '[data-testid="country-ID_CARD"]').value, "the party's country").to.equal('ARG');
     });
   });
 
@@ -162,6 +268,18 @@ describe('<ramp-document-uploader>', () => {
       await aTimeout(50);
       expect(posts(log)).to.have.length(0);
       expect(events).to.have.length(0);
+    });
+
+    it('a good file picked after a refused one takes its place: no error card outlives it', async () => {
+      const backend = individualBackend();
+      const el = await mount();
+      await pick(el, 'BANK_STATEMENT', sampleFiles.fakePdf('statement.pdf'));
+      await waitUntil(() => el.shadowRoot!.querySelector('[data-testid="upload-error"]'), 'the refusal should show');
+      await pick(el, 'BANK_STATEMENT', sampleFiles.pdf('statement-2.pdf'));
+      await waitUntil(() => backend.documents.length === 1, 'the good file is stored');
+      await waitUntil(() => absent(el, '[data-testid="upload"]'), 'the finished upload gives way');
+      expect(absent(el, '[data-testid="upload-error"]'), 'the old refusal is gone').to.equal(true);
+      expect($(el, '[data-testid="sent-BANK_STATEMENT"]').textContent).to.contain('statement-2.pdf');
     });
 
     it('a file over 50 MB is refused before anything is sent (and is never read)', async () => {
@@ -263,7 +381,9 @@ describe('<ramp-document-uploader>', () => {
         await expect(el).to.be.accessible();
         xhr.respond(201, fakeDocument({ id: '01936f2a-0000-7000-8000-0000000000d9', fileName: 'march.pdf' }));
         await waitUntil(() => absent(el, '[data-testid="progress"]'), 'the finished upload gives way');
-        expect($(el, '[data-testid="documents-BANK_STATEMENT"]').textContent).to.contain('march.pdf');
+        // Its zone says it was sent, once: the list below holds only files no zone stands for.
+        expect($(el, '[data-testid="sent-BANK_STATEMENT"]').textContent).to.contain('march.pdf');
+        expect(absent(el, '[data-testid="documents-BANK_STATEMENT"]'), 'not listed a second time').to.equal(true);
       } finally {
         restore();
       }
@@ -331,7 +451,11 @@ describe('<ramp-document-uploader>', () => {
         backend.failUploads = [status];
         const el = await mount();
         await pick(el, 'BANK_STATEMENT', sampleFiles.pdf('a.pdf'), sampleFiles.pdf('b.pdf'));
-        await waitUntil(() => backend.documents.length === 1 && el.shadowRoot!.querySelector('[data-testid="upload-error"]'), 'one fails, one is stored');
+        // The stored file's row leaves the list once its answer is rendered; the refused one stays with its error.
+        await waitUntil(
+          () => backend.documents.length === 1 && el.shadowRoot!.querySelector('[data-testid="upload-error"]') && all(el, '[data-testid="upload"]').length === 1,
+          'one fails, one is stored',
+        );
         const rows = all(el, '[data-testid="upload"]');
         expect(rows).to.have.length(1);
         expect(rows[0]!.querySelector('[data-testid="upload-error"]')!.getAttribute('data-kind')).to.equal(kind);

@@ -3,7 +3,7 @@ import { expect } from '@open-wc/testing';
 import { checkFile, formatBytes, IMAGE_KINDS, sniffKind } from '../../../src/components/document-uploader/file-check';
 import { parseTypes, requirementOf, sidesFor, typesFor } from '../../../src/components/document-uploader/requirements';
 import { MAX_DOCUMENT_BYTES } from '../../../src/contract/documents';
-import { sampleFiles } from '../../../src/mocks/kyc-scenarios';
+import { sampleFiles } from '../mocks/kyc-scenarios';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 
@@ -37,6 +37,8 @@ describe('file checks', () => {
   });
 
   it('sizes read in the user’s language', () => {
+    expect(formatBytes(19, 'en')).to.equal('19 bytes');
+    expect(formatBytes(19, 'pt-BR')).to.equal('19 bytes');
     expect(formatBytes(1536, 'en')).to.equal('1.5 kB');
     expect(formatBytes(5 * 1024 * 1024, 'pt-BR')).to.equal('5 MB');
   });
@@ -44,7 +46,7 @@ describe('file checks', () => {
 
 describe('requirement slots', () => {
   it('an identity requirement offers its accepted types; ID card and driver’s license go front and back', () => {
-    expect(typesFor({ name: 'IDENTITY_DOCUMENT', status: 'NOT_SENT', acceptedTypes: ['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE'] })).to.deep.equal([
+    expect(typesFor({ name: 'ID_CARD', status: 'NOT_SENT', acceptedTypes: ['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE'] })).to.deep.equal([
       'ID_CARD',
       'PASSPORT',
       'DRIVERS_LICENSE',
@@ -58,7 +60,7 @@ describe('requirement slots', () => {
   it('`types` takes requirement names or document types, spaces or commas', () => {
     expect(parseTypes('bank_statement, PASSPORT')).to.deep.equal(['BANK_STATEMENT', 'PASSPORT']);
     expect(parseTypes('  ')).to.equal(undefined);
-    expect(requirementOf('PASSPORT')).to.equal('IDENTITY_DOCUMENT');
+    expect(requirementOf('PASSPORT')).to.equal('ID_CARD');
     expect(requirementOf('DIRECTORS_REGISTRY')).to.equal('DIRECTORS_REGISTRY');
   });
 });

@@ -1,10 +1,12 @@
 // i18n: catalogue parity, interpolation, plural forms, locale resolution through the DOM, Intl formatting.
 import { expect, fixture, html } from '@open-wc/testing';
 import {
+  bundles,
   formatDay,
   formatMoney,
   inheritedLang,
   interpolate,
+  loadMessages,
   locales,
   matchLocale,
   messagesFor,
@@ -14,6 +16,8 @@ import {
 } from '../../../src/i18n';
 
 const paramsOf = (template: string) => [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+before(() => Promise.all(locales.map((locale) => loadMessages(locale, bundles))));
 
 describe('i18n catalogues', () => {
   it('every language has exactly the English keys', () => {
@@ -29,6 +33,43 @@ describe('i18n catalogues', () => {
         expect(paramsOf(messages[key]), `${locale} ${key}`).to.deep.equal(paramsOf(english[key]));
       }
     }
+  });
+
+  it('speaks English, Brazilian Portuguese and Spanish; each bundle of each language has exactly its English keys', async () => {
+    expect([...locales]).to.deep.equal(['en', 'pt-BR', 'es']);
+    const load = {
+      en: { core: () => import('../../../src/i18n/messages/en/core').then((m) => m.core), kyc: () => import('../../../src/i18n/messages/en/kyc').then((m) => m.kyc), money: () => import('../../../src/i18n/messages/en/money').then((m) => m.money) },
+      'pt-BR': { core: () => import('../../../src/i18n/messages/pt-BR/core').then((m) => m.core), kyc: () => import('../../../src/i18n/messages/pt-BR/kyc').then((m) => m.kyc), money: () => import('../../../src/i18n/messages/pt-BR/money').then((m) => m.money) },
+      es: { core: () => import('../../../src/i18n/messages/es/core').then((m) => m.core), kyc: () => import('../../../src/i18n/messages/es/kyc').then((m) => m.kyc), money: () => import('../../../src/i18n/messages/es/money').then((m) => m.money) },
+    } as const;
+    for (const bundle of bundles) {
+      const english = Object.keys(await load.en[bundle]()).sort();
+      for (const locale of locales) {
+        const keys = Object.keys(await load[locale][bundle]()).sort();
+        const missing = english.filter((k) => !keys.includes(k));
+        const extra = keys.filter((k) => !english.includes(k));
+        expect({ missing, extra }, `${locale}/${bundle}`).to.deep.equal({ missing: [], extra: [] });
+      }
+    }
+  });
+
+  it('a translation is not English left in place: few messages equal the English one', () => {
+    const english = messagesFor('en');
+    for (const locale of locales.filter((l) => l !== 'en')) {
+      const messages = messagesFor(locale);
+      const same = (Object.keys(english) as (keyof typeof english)[]).filter((k) => messages[k] === english[k] && /[a-z]{4,}/i.test(english[k].replace(/\{\w+\}/g, '')));
+      // Brand and code words (PIX, IBAN, CPF…) stay as they are; whole English sentences may not.
+      expect(same.filter((k) => english[k].split(' ').length > 2), locale).to.deep.equal([]);
+    }
+  });
+
+  it('lang="es" (and es-MX, es-419) is Spanish, not a silent fallback to English', () => {
+    expect(matchLocale('es')).to.equal('es');
+    expect(matchLocale('es-MX')).to.equal('es');
+    expect(matchLocale('es-419')).to.equal('es');
+    expect(translate('es', 'form.submit')).to.equal('Crear cuenta');
+    expect(translatePlural('es', 'form.invalid', 1)).to.equal('1 campo necesita tu atención.');
+    expect(translatePlural('es', 'form.invalid', 3)).to.equal('3 campos necesitan tu atención.');
   });
 
   it('no message is empty', () => {

@@ -1,10 +1,10 @@
 // The add-bank-account form's rules (the server's own), the body it sends, where server errors land, how accounts read, and what a payout sends.
 import { expect } from '@open-wc/testing';
 import { identifierText, maskTail } from '../../../src/components/offramp/format';
-import { bankFieldOf, emptyBankForm, toCreateBankAccount, visibleFields, type BankForm } from '../../../src/components/offramp/model';
+import { bankFieldOf, emptyBankForm, selfHolder, toCreateBankAccount, visibleFields, type BankForm } from '../../../src/components/offramp/model';
 import { offRampRequest, payoutSource, purposeFits, unavailableReason } from '../../../src/components/offramp/payout';
 import { fieldError, pixKeyError, validateBankForm } from '../../../src/components/offramp/validators';
-import { mockBankAccount, mockSellQuote } from '../../../src/mocks/bff-scenarios';
+import { mockBankAccount, mockMoneyCustomer, mockSellQuote } from '../mocks/bff-scenarios';
 
 const TODAY = '2026-01-15';
 
@@ -91,7 +91,9 @@ describe('the add-account form', () => {
     const form = pixForm({ rail: 'SWIFT', accountNumber: '', bic: '', bankName: '', bankCountry: '', taxId: '123-45-6789', country: 'USA' });
     const errors = validateBankForm(form, TODAY);
     expect(errors).to.deep.equal({ accountNumber: 'required', bic: 'required', bankName: 'required', bankCountry: 'required' });
-    expect(fieldError({ ...form, bic: 'CHAS US33' }, 'bic', TODAY)).to.equal('bic');
+    expect(fieldError({ ...form, bic: 'CHAS1S33' }, 'bic', TODAY)).to.equal('bic');
+    // The server's rule (src/rules/iban.ts): spaces are dropped, so what it accepts the form accepts.
+    expect(fieldError({ ...form, bic: 'chas us33' }, 'bic', TODAY)).to.equal(undefined);
   });
 
   it('a holder in Brazil has a CPF (person) or a CNPJ (company) with valid check digits', () => {
@@ -113,6 +115,29 @@ describe('the add-account form', () => {
     expect(toCreateBankAccount(pixForm({ rail: 'SEPA', iban: 'DE89370400440532013000', country: 'DEU', taxId: 'de-123.456' })).holder.taxId).to.equal('DE123456');
   });
 
+  it('a SELF holder\'s tax id follows the customer\'s country, not the address\'s: "Me" fills it so', () => {
+    const customer = mockMoneyCustomer({ name: 'John Doe', taxId: '123456780', country: 'USA' });
+    const filled = selfHolder(customer, 'PIX');
+    expect(filled).to.deep.include({ holderType: 'INDIVIDUAL', holderName: 'John Doe', taxId: '123456780', taxCountry: 'USA', country: 'BRA', city: 'São Paulo' });
+    const form = pixForm({ ...filled });
+    expect(fieldError(form, 'taxId', TODAY), 'a US id is fine for a US customer living in Brazil').to.equal(undefined);
+    expect(fieldError({ ...form, taxCountry: '' }, 'taxId', TODAY), 'a counterparty in Brazil needs a CPF').to.equal('cpf');
+    // A Brazilian customer's CPF is shown with its punctuation.
+    expect(selfHolder(mockMoneyCustomer(), 'SEPA').taxId).to.equal('529.982.247-25');
+  });
+
+  it('a business holder\'s incorporation date and email are optional, checked when given, and sent', () => {
+    const acme = pixForm({ holderType: 'BUSINESS', legalName: 'Acme', taxId: '11.222.333/0001-81' });
+    expect(visibleFields(acme)).to.include.members(['incorporationDate', 'email']);
+    expect(validateBankForm(acme, TODAY)).to.deep.equal({});
+    expect(fieldError({ ...acme, incorporationDate: '2030-01-01' }, 'incorporationDate', TODAY)).to.equal('futureDate');
+    expect(fieldError({ ...acme, email: 'x@' }, 'email', TODAY)).to.equal('email');
+    expect(toCreateBankAccount(acme).holder).not.to.have.any.keys('incorporationDate', 'email');
+    expect(toCreateBankAccount({ ...acme, incorporationDate: '2015-03-02', email: ' ops@acme.example ' }).holder).to.deep.include({ incorporationDate: '2015-03-02', email: 'ops@acme.example' });
+    expect(bankFieldOf(['holder', 'incorporationDate'])).to.equal('incorporationDate');
+    expect(bankFieldOf(['holder', 'email'])).to.equal('email');
+  });
+
   it('server paths land on the field that shows them', () => {
     expect(bankFieldOf(['identifier', 'keyValue'])).to.equal('keyValue');
     expect(bankFieldOf(['identifier', 'iban'])).to.equal('iban');
@@ -129,6 +154,10 @@ describe('saved accounts', () => {
     expect(maskTail('DE89370400440532013000')).to.equal('•••• 3000');
     expect(identifierText(mockBankAccount({ n: 1, rail: 'SEPA' }))).to.equal('IBAN •••• 3000');
     expect(identifierText({ rail: 'PIX', identifier: { keyType: 'EMAIL', keyValue: 'ana@example.com' } })).to.equal('EMAIL ana@example.com');
+    // For people, the key type by its name: a random key is not "EVP".
+    const names: Record<string, string> = { EVP: 'Random key', EMAIL: 'Email' };
+    expect(identifierText({ rail: 'PIX', identifier: { keyType: 'EVP', keyValue: '123e4567-e12b-42d3-a456-426614174000' } }, (k) => names[k] ?? k)).to.equal('Random key •••• 4000');
+    expect(identifierText({ rail: 'PIX', identifier: { keyType: 'EMAIL', keyValue: 'ana@example.com' } }, (k) => names[k] ?? k)).to.equal('Email ana@example.com');
     expect(identifierText(mockBankAccount({ n: 1, rail: 'SWIFT' }))).to.equal('•••• 6789 · CHASUS33 · JPMorgan Chase');
   });
 

@@ -9,13 +9,14 @@ import {
   bankAccountInvalid,
   MockMoneyBackend,
   mockBankAccount,
+  mockMoneyCustomer,
   mockSellQuote,
   moneyIds,
   moneyScenarios,
   RequestLog,
   transactionProblem,
   type MoneyBackendOptions,
-} from '../../../src/mocks/bff-scenarios';
+} from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 // ── helpers ──
@@ -347,6 +348,104 @@ describe('<ramp-offramp>', () => {
       expect(statusText(el)).to.equal('My account: Approved.');
     });
 
+    it('a business holder can give its date of incorporation and email: optional, checked, and sent', async () => {
+      const { log } = backend({ accounts: [] });
+      const el = await mount();
+      await openForm(el, 'SEPA');
+      await choose(el, '#bank-relationship', 'EMPLOYEE');
+      $(el, testid('holder-BUSINESS')).click();
+      await el.updateComplete;
+      expect(text(el, 'label[for="bank-incorporationDate"]')).to.equal('Company date of incorporation (optional)');
+      expect(text(el, 'label[for="bank-email"]')).to.equal('Company email (optional)');
+      expect($<HTMLInputElement>(el, '#bank-email').type).to.equal('email');
+      await fill(el, 'name', 'Supplier');
+      await fill(el, 'iban', 'DE89370400440532013000');
+      await fill(el, 'legalName', 'Supplier GmbH');
+      await fill(el, 'taxId', 'DE123456789');
+      for (const [field, value] of [['line1', 'Hauptstr. 1'], ['city', 'Berlin'], ['state', 'BE'], ['postalCode', '10115']]) await fill(el, field!, value!);
+      await choose(el, '#bank-country', 'DEU');
+      await fill(el, 'incorporationDate', '2999-01-01');
+      await fill(el, 'email', 'finance@');
+      expect(text(el, '#bank-incorporationDate-error')).to.equal('The date cannot be in the future.');
+      expect(text(el, '#bank-email-error')).to.equal('Enter an email address like name@example.com.');
+      await save(el);
+      expect(log.entries.filter((e) => e.method === 'POST'), 'nothing sent with bad values').to.have.length(0);
+      await fill(el, 'incorporationDate', '2015-03-02');
+      await fill(el, 'email', 'finance@supplier.example');
+      await save(el);
+      await waitUntil(() => log.entries.some((e) => e.method === 'POST'), 'the POST');
+      expect((log.entries.find((e) => e.method === 'POST')!.body as { holder: unknown }).holder).to.deep.equal({
+        type: 'BUSINESS',
+        relationship: 'EMPLOYEE',
+        legalName: 'Supplier GmbH',
+        incorporationDate: '2015-03-02',
+        email: 'finance@supplier.example',
+        taxId: 'DE123456789',
+        address: { line1: 'Hauptstr. 1', city: 'Berlin', state: 'BE', postalCode: '10115', country: 'DEU' },
+      });
+    });
+
+    it('"Me" fills the holder from the customer: name, tax id (fixed, by the customer\'s country) and address, and sends them', async () => {
+      // A US citizen living in São Paulo: a US tax id and a Brazilian address.
+      const customer = mockMoneyCustomer({ name: 'John Doe', taxId: '123456780', country: 'USA', birthDate: '1985-01-31' });
+      const { log } = backend({ accounts: [], customer });
+      const el = await mount();
+      await openForm(el, 'PIX');
+      expect($<HTMLSelectElement>(el, '#bank-relationship').value).to.equal('SELF');
+      await waitUntil(() => $<HTMLInputElement>(el, '#bank-holderName').value === 'John Doe', 'the holder filled from the customer');
+      const taxId = $<HTMLInputElement>(el, '#bank-taxId');
+      expect([taxId.value, taxId.readOnly]).to.deep.equal(['123456780', true]);
+      expect(text(el, 'label[for="bank-taxId"]'), 'a US id, not a CPF').to.equal('Holder tax ID');
+      expect(text(el, '#bank-taxId-hint')).to.contain('Yours');
+      expect(['line1', 'city', 'state', 'postalCode'].map((f) => $<HTMLInputElement>(el, `#bank-${f}`).value)).to.deep.equal(['Av. Paulista, 1000', 'São Paulo', 'SP', '01310-100']);
+      expect($<HTMLSelectElement>(el, '#bank-country').value).to.equal('BRA');
+      expect($<HTMLInputElement>(el, '#bank-birthDate').value).to.equal('1985-01-31');
+      expect($<HTMLInputElement>(el, testid('holder-BUSINESS')).disabled, 'a person cannot hold as a company').to.equal(true);
+      await expect(el).to.be.accessible();
+      await fill(el, 'name', 'My account');
+      await fill(el, 'keyValue', '52998224725');
+      await save(el);
+      await waitUntil(() => log.entries.some((e) => e.method === 'POST'), 'the POST');
+      expect((log.entries.find((e) => e.method === 'POST')!.body as { holder: unknown }).holder).to.deep.equal({
+        type: 'INDIVIDUAL',
+        relationship: 'SELF',
+        name: 'John Doe',
+        birthDate: '1985-01-31',
+        taxId: '123456780',
+        address: { line1: 'Av. Paulista, 1000', city: 'São Paulo', state: 'SP', postalCode: '01310-100', country: 'BRA' },
+      });
+    });
+
+    it('another holder clears what "Me" filled and keeps what was typed; "Me" again fills a business customer back', async () => {
+      const customer = mockMoneyCustomer({
+        type: 'BUSINESS',
+        name: undefined,
+        birthDate: undefined,
+        legalName: 'Acme Pagamentos Ltda',
+        taxId: '11222333000181',
+        incorporationDate: '2015-03-02',
+        email: 'ops@acme.example',
+        additionalInformation: { type: 'BUSINESS', address: { country: 'BRA', line1: 'Rua Funchal, 418', city: 'São Paulo', state: 'SP', postalCode: '04551-060' } },
+      });
+      backend({ accounts: [], customer });
+      const el = await mount();
+      await openForm(el, 'PIX');
+      await waitUntil(() => part(el, '#bank-legalName') && $<HTMLInputElement>(el, '#bank-legalName').value === 'Acme Pagamentos Ltda', 'the company filled in');
+      expect($<HTMLInputElement>(el, testid('holder-BUSINESS')).checked).to.equal(true);
+      const values = () => ['legalName', 'taxId', 'incorporationDate', 'email', 'line1'].map((f) => $<HTMLInputElement>(el, `#bank-${f}`).value);
+      expect(values()).to.deep.equal(['Acme Pagamentos Ltda', '11.222.333/0001-81', '2015-03-02', 'ops@acme.example', 'Rua Funchal, 418']);
+      await fill(el, 'name', 'Supplier account');
+      await choose(el, '#bank-relationship', 'EMPLOYEE');
+      expect(values()).to.deep.equal(['', '', '', '', '']);
+      expect($<HTMLInputElement>(el, '#bank-taxId').readOnly).to.equal(false);
+      expect($<HTMLInputElement>(el, testid('holder-INDIVIDUAL')).disabled).to.equal(false);
+      expect($<HTMLInputElement>(el, '#bank-name').value, 'typed by the user: kept').to.equal('Supplier account');
+      await fill(el, 'legalName', 'Someone Else Ltda');
+      await choose(el, '#bank-relationship', 'SELF');
+      await waitUntil(() => $<HTMLInputElement>(el, '#bank-legalName').value === 'Acme Pagamentos Ltda', '"Me" chosen again fills the customer in');
+      expect(values()).to.deep.equal(['Acme Pagamentos Ltda', '11.222.333/0001-81', '2015-03-02', 'ops@acme.example', 'Rua Funchal, 418']);
+    });
+
     it('a 400 naming identifier.keyValue and holder.taxId lands on those fields', async () => {
       backend({ accounts: [] });
       worker.use(
@@ -478,6 +577,31 @@ describe('<ramp-offramp>', () => {
     });
   });
 
+  describe('the lock of the quote', () => {
+    it('counts the lock down beside the amounts; at its end "Confirm" gives way to a re-quote and nothing is sent', async () => {
+      const { log } = backend();
+      const now = new Date();
+      const id = '0b3f4c1e-8a52-4c57-9d0e-2a0b7c1d5e11';
+      const quote = mockSellQuote(now, { id, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 1_800).toISOString() });
+      const el = await fixture<RampOfframp>(html`
+        <ramp-offramp api-base="/bff" session="bound-session" lang="en" exchange-rate-id=${id} .quote=${quote}></ramp-offramp>
+      `);
+      const requested = collect<RampRequoteRequestedEvent>(document, 'ramp-requote-requested');
+      await el.updateComplete;
+      expect(text(el, testid('lock-time'))).to.equal('0:02');
+      expect(part(el, testid('confirm-payout'))).not.to.equal(null);
+      await waitUntil(() => part(el, testid('lock-expired')), 'the expired notice', { timeout: 3_000 });
+      expect(part(el, testid('summary'))).to.equal(null);
+      expect(part(el, testid('confirm-payout'))).to.equal(null);
+      expect($(el, testid('lock-expired')).getAttribute('role')).to.equal('alert');
+      $<HTMLFormElement>(el, 'form[data-testid="payout-form"]').requestSubmit();
+      await aTimeout(50);
+      expect(log.entries.filter((e) => e.method === 'POST')).to.have.length(0);
+      $(el, testid('lock-requote')).click();
+      expect(requested.map((e) => e.detail)).to.deep.equal([{ reason: 'RATE_EXPIRED', exchangeRateId: id }]);
+    });
+  });
+
   describe('problems', () => {
     it('422 INSUFFICIENT_BALANCE says which coin on which chain is short', async () => {
       const target = mockBankAccount({ n: 1 });
@@ -487,7 +611,7 @@ describe('<ramp-offramp>', () => {
       await confirmPayout(el, target);
       await waitUntil(() => part(el, testid('alert')), 'the alert');
       expect($(el, testid('alert')).dataset.kind).to.equal('balance');
-      expect(text(el, testid('alert'))).to.equal('Your wallet does not have enough USDC on POLYGON for this payout.');
+      expect(text(el, testid('alert'))).to.equal('Your wallet does not have enough USDC on Polygon for this payout.');
       await expect(el).to.be.accessible();
     });
 

@@ -3,9 +3,10 @@ import { expect } from '@open-wc/testing';
 import { formatTaxId, refitTaxId, reformatTaxId, taxIdKind } from '../../../src/components/onboarding/format';
 
 describe('which tax id a customer has', () => {
-  it('an individual has a CPF; a business a CNPJ unless its country is not Brazil', () => {
+  it('a Brazilian individual has a CPF and a Brazilian business a CNPJ; anyone else their own country\'s id', () => {
     expect(taxIdKind('INDIVIDUAL', '')).to.equal('cpf');
-    expect(taxIdKind('INDIVIDUAL', 'USA')).to.equal('cpf');
+    expect(taxIdKind('INDIVIDUAL', 'BRA')).to.equal('cpf');
+    expect(taxIdKind('INDIVIDUAL', 'USA')).to.equal('other');
     expect(taxIdKind('BUSINESS', '')).to.equal('cnpj');
     expect(taxIdKind('BUSINESS', 'BRA')).to.equal('cnpj');
     expect(taxIdKind('BUSINESS', 'DEU')).to.equal('other');

@@ -6,7 +6,7 @@ import type { RampOnboarding } from '../../../src/components/onboarding/onboardi
 import type { RampDocumentUploader } from '../../../src/components/document-uploader/document-uploader';
 import type { RampDocumentUploadedEvent, RampVerificationChangedEvent } from '../../../src/events';
 import type { AdditionalInformation } from '../../../src/contract/kyc';
-import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../../../src/mocks/bff-scenarios';
+import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 const VALID_CPF = '52998224725';
@@ -39,7 +39,11 @@ async function click(el: RampOnboarding, selector: string): Promise<void> {
   await el.updateComplete;
 }
 
-const atStep = (el: RampOnboarding, step: string) => waitUntil(() => el.currentStep === step, `should reach the ${step} step (at ${el.currentStep})`, { timeout: 4000 });
+/** The step is reached, and rendered: the later steps' code is a chunk of its own, which the first render of one awaits. */
+const atStep = async (el: RampOnboarding, step: string) => {
+  await waitUntil(() => el.currentStep === step, `should reach the ${step} step (at ${el.currentStep})`, { timeout: 4000 });
+  await el.updateComplete;
+};
 
 async function mount(template = html`<ramp-onboarding session="bound-session" api-base="/bff" lang="en"></ramp-onboarding>`): Promise<RampOnboarding> {
   const el = await fixture<RampOnboarding>(template);
@@ -214,12 +218,49 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       const nested = backend.parties[1]!;
       expect(q(el, `[data-party-id="${parent.id}"] [data-party-id="${nested.id}"]`) !== null, 'listed under its parent').to.equal(true);
 
+      // A typo is corrected in place: the form opens on the party, its type fixed, and PATCH sends the correction only.
+      await click(el, `[data-testid="edit-${nested.id}"]`);
+      expect(focusedId(el)).to.equal('party-form-title');
+      expect(text(el, '#party-form-title')).to.equal('Correct Bruno Lima');
+      expect($(el, '[data-testid="party-type-BUSINESS"]').disabled, 'the type cannot change').to.equal(true);
+      expect($(el, '#party-name').value).to.equal('Bruno Lima');
+      await fill(el, 'party-name', 'Bruno Lima Souza');
+      await click(el, '[data-testid="party-save"]');
+      await waitUntil(() => backend.parties[1]?.name === 'Bruno Lima Souza', 'the correction should be saved');
+      const correction = log.entries.find((e) => e.method === 'PATCH' && e.url.endsWith(`/associated-parties/${nested.id}`))!.body as Record<string, unknown>;
+      expect(correction).to.include({ name: 'Bruno Lima Souza', ownershipPercentage: '100' });
+      expect(correction).not.to.have.property('type');
+      expect(correction).not.to.have.property('parentId');
+      await el.updateComplete;
+      expect(text(el, `[data-party-id="${nested.id}"] .party-name`)).to.equal('Bruno Lima Souza');
+      expect(backend.parties).to.have.length(2);
+
+      // A company with a shareholder under it cannot go first: the refusal is said, nothing is removed.
+      await click(el, `[data-testid="remove-${parent.id}"]`);
+      await waitUntil(() => q(el, '[role="alert"]'), 'the refusal should show');
+      expect(backend.parties).to.have.length(2);
+
+      // One added by mistake is removed.
+      await click(el, '[data-testid="add-party"]');
+      await click(el, '[data-testid="party-role-REPRESENTATIVE"]');
+      await fillParty(el, { type: 'INDIVIDUAL', name: 'Carla Mistake', taxId: VALID_CPF, date: '1985-01-01' });
+      await click(el, '[data-testid="party-save"]');
+      await waitUntil(() => backend.parties.length === 3, 'the third party should be created');
+      const extra = backend.parties[2]!;
+      await el.updateComplete;
+      await click(el, `[data-testid="remove-${extra.id}"]`);
+      await waitUntil(() => backend.parties.length === 2, 'the party should be removed');
+      await el.updateComplete;
+      expect(q(el, `[data-party-id="${extra.id}"]`)).to.equal(null);
+      expect(text(el, '[part~="status"]') ?? text(el, '[role="status"]')).to.contain('Carla Mistake removed.');
+      await expect(el).to.be.accessible();
+
       // Documents: the company's and each party's.
       await click(el, '[data-testid="parties-continue"]');
       await atStep(el, 'documents');
       await click(el, '[data-testid="documents-continue"]');
       await waitUntil(() => q(el, '[data-testid="documents-missing"]'), 'what is missing should show');
-      expect(text(el, '[data-testid="documents-missing"]')).to.contain('Directors registry').and.to.contain('Bruno Lima: Identity document');
+      expect(text(el, '[data-testid="documents-missing"]')).to.contain('Directors registry').and.to.contain('Bruno Lima Souza: Identity document');
       for (const type of ['INCORPORATION_ARTICLES', 'SHAREHOLDER_REGISTRY', 'DIRECTORS_REGISTRY']) await upload(el, 'uploader', type, sampleFiles.pdf(`${type}.pdf`));
       await upload(el, `uploader-${parent.id}`, 'INCORPORATION_ARTICLES', sampleFiles.pdf('holding-articles.pdf'));
       await upload(el, `uploader-${parent.id}`, 'DIRECTORS_REGISTRY', sampleFiles.pdf('holding-directors.pdf'));
@@ -354,11 +395,11 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await expect(el).to.be.accessible();
 
       await click(el, '[data-testid="start-liveness"]');
-      expect(opened).to.deep.equal([[backend.customer!.verification.link, 'ramp-liveness', 'popup=yes,width=480,height=760']]);
+      expect(opened).to.deep.equal([[`${backend.customer!.verification.link}?lang=en`, 'ramp-liveness', 'popup=yes,width=480,height=760']]);
       const anywhere = (root: ParentNode): Element[] => [...root.querySelectorAll('*')].flatMap((n) => [n, ...(n.shadowRoot ? anywhere(n.shadowRoot) : [])]);
       expect(anywhere(el.shadowRoot!).some((n) => n.tagName === 'IFRAME'), 'no iframe anywhere').to.equal(false);
       expect(q(el, '[data-testid="liveness-waiting"]') !== null).to.equal(true);
-      expect($<HTMLAnchorElement>(el, '[data-testid="liveness-link"]').href).to.equal(backend.customer!.verification.link);
+      expect($<HTMLAnchorElement>(el, '[data-testid="liveness-link"]').href).to.equal(`${backend.customer!.verification.link}?lang=en`);
       expect($<HTMLAnchorElement>(el, '[data-testid="liveness-link"]').target).to.equal('_blank');
 
       // The selfie is taken on the hosted page; this page notices by itself.
@@ -386,7 +427,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await atStep(el, 'liveness');
       await click(el, '[data-testid="start-liveness"]');
       expect(text(el, '[data-testid="liveness-blocked"]')).to.equal('Your browser blocked the new window.');
-      expect($<HTMLAnchorElement>(el, '[data-testid="liveness-link"]').href).to.equal(backend.customer!.verification.link);
+      expect($<HTMLAnchorElement>(el, '[data-testid="liveness-link"]').href).to.equal(`${backend.customer!.verification.link}?lang=en`);
     });
 
     it('an individual’s TEMPORARY_REJECTION asks for the bank statement again', async () => {
@@ -413,7 +454,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await fillIndividualInfo(el);
       // A number the server refuses (shape fine here, refused there): the fake refuses anything without +.
       const { http } = await import('msw');
-      const { problemResponse } = await import('../../../src/mocks/bff-scenarios');
+      const { problemResponse } = await import('../mocks/bff-scenarios');
       worker.use(
         http.patch('*/bff/customer/additional-information', () =>
           problemResponse(400, 'VALIDATION_FAILED', 'phone: is not a valid phone number', { errors: [{ path: 'phone', message: 'is not a valid phone number' }] }),

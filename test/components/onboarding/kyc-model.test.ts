@@ -285,7 +285,7 @@ describe('resuming: the first step not done', () => {
   const individual = (info: string, id: string, bank: string, liveness: string, status: Customer['verification']['status'] = 'NOT_STARTED') =>
     customer('INDIVIDUAL', status, [
       ['ADDITIONAL_INFORMATION', info],
-      ['IDENTITY_DOCUMENT', id],
+      ['ID_CARD', id],
       ['BANK_STATEMENT', bank],
       ['LIVENESS', liveness],
     ]);
@@ -314,9 +314,9 @@ describe('resuming: the first step not done', () => {
       ]);
     expect(resumeStep(biz('NOT_SENT', 'NOT_SENT'))).to.equal('parties');
     expect(resumeStep(biz('SENT', 'NOT_SENT'), { parties: [party({})] })).to.equal('documents');
-    const partyWithout = party({ requirements: [{ name: 'IDENTITY_DOCUMENT', status: 'NOT_SENT' }] });
+    const partyWithout = party({ requirements: [{ name: 'ID_CARD', status: 'NOT_SENT' }] });
     expect(resumeStep(biz('SENT', 'SENT'), { parties: [partyWithout] }), 'a party’s document is missing').to.equal('documents');
-    expect(missingDocuments(biz('SENT', 'SENT'), [partyWithout])).to.deep.equal([{ partyId: 'p1', name: 'IDENTITY_DOCUMENT' }]);
+    expect(missingDocuments(biz('SENT', 'SENT'), [partyWithout])).to.deep.equal([{ partyId: 'p1', name: 'ID_CARD' }]);
     expect(resumeStep(biz('SENT', 'SENT'), { parties: [party({})] })).to.equal('submit');
     expect(resumeStep(biz('SENT', 'SENT'), { parties: [party({})], verificationRequested: true }), 'already asked').to.equal('status');
   });
@@ -325,6 +325,6 @@ describe('resuming: the first step not done', () => {
     expect(stepForMissing('ADDITIONAL_INFORMATION')).to.equal('info');
     expect(stepForMissing('ASSOCIATED_PARTIES')).to.equal('parties');
     expect(stepForMissing('DIRECTORS_REGISTRY')).to.equal('documents');
-    expect(stepForMissing('associatedParties.p1.IDENTITY_DOCUMENT')).to.equal('documents');
+    expect(stepForMissing('associatedParties.p1.ID_CARD')).to.equal('documents');
   });
 });

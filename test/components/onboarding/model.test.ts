@@ -18,7 +18,7 @@ const acme: FormValues = {
 
 describe('the request body', () => {
   it('sends the model value of the tax id (no punctuation), trimmed names, and leaves an empty optional email out', () => {
-    expect(toRequest(ana)).to.deep.equal({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '52998224725', birthDate: '1990-05-17' });
+    expect(toRequest(ana)).to.deep.equal({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '52998224725', birthDate: '1990-05-17', country: 'BRA' });
     expect(toRequest({ ...ana, email: ' ana@example.com ' })).to.have.property('email', 'ana@example.com');
   });
 
@@ -49,6 +49,19 @@ describe('client checks are the server rules', () => {
     expect(validateCustomer({ ...ana, taxId: '529.982.247-26' }, now)).to.deep.equal({ taxId: 'invalidCpf' });
     expect(validateCustomer({ ...ana, birthDate: '2010-01-01' }, now)).to.deep.equal({ birthDate: 'underage' });
     expect(validateCustomer({ ...ana, birthDate: '2027-01-01' }, now)).to.deep.equal({ birthDate: 'futureDate' });
+  });
+
+  it('an individual starts as Brazilian; any other country takes its own tax id, and an emptied country is asked for', () => {
+    expect(emptyForm('INDIVIDUAL').country).to.equal('BRA');
+    expect(emptyForm('BUSINESS').country).to.equal('');
+    const john: FormValues = { ...ana, name: 'John Doe', country: 'USA', taxId: '123-45-6780' };
+    expect(validateCustomer(john, now)).to.deep.equal({});
+    expect(toRequest(john)).to.deep.include({ country: 'USA', taxId: '123456780' });
+    expect(validateCustomer({ ...john, taxId: '12-3' }, now)).to.deep.equal({ taxId: 'invalidTaxId' });
+    // A valid CPF is still only a CPF for BRA: an 11-digit id that fails the CPF check digits is fine for Germany.
+    expect(validateCustomer({ ...john, country: 'DEU', taxId: '65929970489' }, now)).to.deep.equal({});
+    expect(validateCustomer({ ...john, country: 'BRA', taxId: '65929970489' }, now)).to.deep.equal({ taxId: 'invalidCpf' });
+    expect(validateCustomer({ ...ana, country: '' }, now)).to.deep.equal({ country: 'required' });
   });
 
   it('turning 18 today is adult enough', () => {
@@ -114,7 +127,7 @@ describe('server problems on fields', () => {
 
 describe('form layout', () => {
   it('fields come in page order, the country before the tax id it decides', () => {
-    expect(fieldsFor('INDIVIDUAL')).to.deep.equal(['name', 'taxId', 'birthDate', 'email']);
+    expect(fieldsFor('INDIVIDUAL')).to.deep.equal(['name', 'country', 'taxId', 'birthDate', 'email']);
     expect(fieldsFor('BUSINESS')).to.deep.equal(['legalName', 'country', 'taxId', 'incorporationDate', 'email']);
   });
 

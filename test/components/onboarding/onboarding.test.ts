@@ -5,7 +5,7 @@ import '../../../src/define';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import type { RampCustomerCreatedEvent, RampErrorEvent } from '../../../src/events';
 import { http, HttpResponse } from 'msw';
-import { bffScenarios, createCustomerInvalid, mockIds, problemResponse, RequestLog } from '../../../src/mocks/bff-scenarios';
+import { bffScenarios, createCustomerInvalid, mockIds, problemResponse, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 const VALID_CPF = '52998224725';
@@ -114,6 +114,7 @@ describe('<ramp-onboarding>', () => {
       for (const input of el.shadowRoot!.querySelectorAll<HTMLInputElement>('input:not([type="radio"]), select')) {
         expect(part(el, `label[for="${input.id}"]`), `label for #${input.id}`).to.exist;
         if (input.id === 'email') continue; // optional for individuals: no error when empty
+        if (input.id === 'country') continue; // an individual's country starts as Brazil: nothing to fix
         expect(input.getAttribute('aria-invalid'), input.id).to.equal('true');
         expect(input.getAttribute('aria-describedby')?.split(' '), input.id).to.include(`${input.id}-error`);
       }
@@ -126,7 +127,8 @@ describe('<ramp-onboarding>', () => {
       expect(el.currentStep).to.equal('customer');
       expect($(el, '[data-testid="type-INDIVIDUAL"]').checked).to.equal(true);
       const fields = [...el.shadowRoot!.querySelectorAll('input:not([type="radio"]), select')].map((i) => i.id);
-      expect(fields).to.deep.equal(['name', 'taxId', 'birthDate', 'email']);
+      expect(fields).to.deep.equal(['name', 'country', 'taxId', 'birthDate', 'email']);
+      expect($<HTMLSelectElement>(el, '#country').value, 'a person starts as Brazilian').to.equal('BRA');
       expect(el.shadowRoot!.querySelectorAll('[part="error"]')).to.have.length(0);
       expect($(el, 'label[for="email"]').textContent).to.contain('optional');
       expect($(el, '[part="submit"]').textContent?.trim()).to.equal('Create account');
@@ -239,6 +241,62 @@ describe('<ramp-onboarding>', () => {
       expect(statusText(el)).to.equal('2 fields need your attention.');
       expect(focused(el)?.id).to.equal('taxId');
       expect(log.entries).to.have.length(0);
+    });
+  });
+
+  describe('the country of an individual', () => {
+    const chooseCountry = async (el: RampOnboarding, code: string) => {
+      const select = $<HTMLSelectElement>(el, '#country');
+      select.value = code;
+      select.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+    };
+
+    it('a non-Brazilian gives their own tax id, unmasked, and is created with their country', async () => {
+      const log = new RequestLog();
+      worker.use(...bffScenarios.success({ log }));
+      const el = await mount();
+      expect($(el, 'label[for="country"]').textContent?.trim()).to.equal('Country of your tax ID');
+      expect($(el, 'label[for="taxId"]').textContent?.trim()).to.equal('CPF');
+      await chooseCountry(el, 'USA');
+      expect($(el, 'label[for="taxId"]').textContent?.trim()).to.equal('Tax ID');
+      expect($(el, '#taxId-hint').textContent?.trim()).to.equal('Your tax ID in that country, letters and digits');
+      expect($(el, '#taxId').getAttribute('inputmode')).to.equal('text');
+      await typeInto(el, '#name', 'John Doe');
+      await typeInto(el, '#taxId', '123-45-6780');
+      expect($(el, '#taxId').value, 'no CPF mask').to.equal('123-45-6780');
+      await typeInto(el, '#birthDate', dateKeys('1985-01-31'));
+      await submit(el);
+      await succeeded(el);
+      expect(log.last!.body).to.deep.equal({ type: 'INDIVIDUAL', name: 'John Doe', taxId: '123456780', birthDate: '1985-01-31', country: 'USA' });
+    });
+
+    it('the CPF mask and check digits apply to Brazil only: switching back re-masks and re-checks what was typed', async () => {
+      const log = new RequestLog();
+      worker.use(...bffScenarios.success({ log }));
+      const el = await mount();
+      await chooseCountry(el, 'DEU');
+      await typeInto(el, '#taxId', '65929970489');
+      await leave(el);
+      expect(errorText(el, 'taxId'), 'fine as a German id').to.equal(undefined);
+      await chooseCountry(el, 'BRA');
+      expect($(el, '#taxId').value).to.equal('659.299.704-89');
+      expect(errorText(el, 'taxId')).to.equal('This CPF is not valid: check the 11 digits.');
+      await typeInto(el, '#name', 'Ana Souza');
+      await typeInto(el, '#birthDate', dateKeys('1990-05-17'));
+      await submit(el);
+      expect(log.entries, 'nothing is sent with a bad CPF').to.have.length(0);
+    });
+
+    it('a business chooses its own country; back to individual, an untouched country is Brazil again', async () => {
+      const el = await mount();
+      $(el, '[data-testid="type-BUSINESS"]').click();
+      await el.updateComplete;
+      expect($<HTMLSelectElement>(el, '#country').value).to.equal('');
+      expect($(el, 'label[for="country"]').textContent?.trim()).to.equal('Country of incorporation');
+      $(el, '[data-testid="type-INDIVIDUAL"]').click();
+      await el.updateComplete;
+      expect($<HTMLSelectElement>(el, '#country').value).to.equal('BRA');
     });
   });
 
@@ -535,6 +593,8 @@ describe('<ramp-onboarding>', () => {
       expect(focused(el)?.id).to.equal('name');
       await sendKeys({ type: 'Ana Souza' });
       await sendKeys({ press: 'Tab' });
+      expect(focused(el)?.id).to.equal('country');
+      await sendKeys({ press: 'Tab' });
       expect(focused(el)?.id).to.equal('taxId');
       await sendKeys({ type: VALID_CPF });
       await sendKeys({ press: 'Tab' });
@@ -546,7 +606,7 @@ describe('<ramp-onboarding>', () => {
       expect(focused(el)).to.equal(part(el, '[part="submit"]'));
       await sendKeys({ press: 'Enter' });
       await succeeded(el);
-      expect(log.last!.body).to.deep.equal({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: VALID_CPF, birthDate: '1990-05-17', email: 'ana@example.com' });
+      expect(log.last!.body).to.deep.equal({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: VALID_CPF, birthDate: '1990-05-17', country: 'BRA', email: 'ana@example.com' });
     });
 
     it('Enter in a field submits the form', async () => {

@@ -14,9 +14,10 @@ import {
   RequestLog,
   transactionProblem,
   type MoneyBackendOptions,
-} from '../../../src/mocks/bff-scenarios';
+} from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 import { readQrCode } from '../support/qr-reader';
+import { rememberLockDeadline } from '../../../src/components/quote/lock-watch';
 
 // ── helpers ──
 
@@ -416,6 +417,66 @@ describe('<ramp-pix-checkout>', () => {
       $(el, testid('restart')).click();
       expect(requested).to.have.length(1);
       expect(requested[0]!.detail).to.deep.equal({ reason: 'EXPIRED', exchangeRateId: moneyIds.lockedBuyQuote });
+    });
+  });
+
+  describe('the lock of the quote', () => {
+    // Ids of their own: the page-wide lock registry must not shorten the locks of the other tests.
+    const shortLockId = '0b3f4c1e-8a52-4c57-9d0e-2a0b7c1d5e01';
+    const sharedLockId = '0b3f4c1e-8a52-4c57-9d0e-2a0b7c1d5e02';
+
+    async function mountWith(quote: ReturnType<typeof mockBuyQuote>) {
+      const el = await fixture<RampPixCheckout>(html`
+        <ramp-pix-checkout api-base="/bff" session="bound-session" lang="en" exchange-rate-id=${quote.id!} .quote=${quote}></ramp-pix-checkout>
+      `);
+      await el.updateComplete;
+      return el;
+    }
+
+    it('counts the lock down beside the amounts; at its end the amounts and "Create payment" give way to a re-quote, and nothing is sent', async () => {
+      const { log } = backend();
+      const now = new Date();
+      const quote = mockBuyQuote(now, { id: shortLockId, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 1_800).toISOString() });
+      const el = await mountWith(quote);
+      const requested = collect<RampRequoteRequestedEvent>(document, 'ramp-requote-requested');
+      expect(text(el, testid('lock-time'))).to.equal('0:02');
+      expect($(el, testid('lock-countdown')).querySelector('[role="timer"]')!.getAttribute('aria-labelledby')).to.equal('lock-left');
+      expect(part(el, testid('create-payment'))).not.to.equal(null);
+      await choosePurpose(el);
+      await waitUntil(() => part(el, testid('lock-expired')), 'the expired notice', { timeout: 3_000 });
+      expect(part(el, testid('summary'))).to.equal(null);
+      expect(part(el, testid('create-payment'))).to.equal(null);
+      expect($(el, testid('lock-expired')).getAttribute('role')).to.equal('alert');
+      expect(text(el, testid('lock-expired'))).to.contain('This quote has expired');
+      $<HTMLFormElement>(el, 'form').requestSubmit();
+      await aTimeout(50);
+      expect(log.entries.filter((e) => e.method === 'POST')).to.have.length(0);
+      $(el, testid('lock-requote')).click();
+      expect(requested.map((e) => e.detail)).to.deep.equal([{ reason: 'RATE_EXPIRED', exchangeRateId: shortLockId }]);
+      await expect(el).to.be.accessible();
+    });
+
+    it('ends with the quote panel: the deadline the panel counts to wins over expiresAt, and 10 seconds left is spoken', async () => {
+      backend();
+      const quote = mockBuyQuote(new Date(), { id: sharedLockId });
+      rememberLockDeadline(sharedLockId, Date.now() + 10_700);
+      const el = await mountWith(quote);
+      expect(text(el, testid('lock-time'))).to.equal('0:11');
+      await waitUntil(() => statusText(el) === '10 seconds left on this rate.', 'the 10 s announcement', { timeout: 2_500 });
+    });
+
+    it('a new quote starts a new countdown and brings the form back', async () => {
+      backend();
+      const now = new Date();
+      const el = await mountWith(mockBuyQuote(now, { id: shortLockId, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 300).toISOString() }));
+      await waitUntil(() => part(el, testid('lock-expired')), 'the expired notice', { timeout: 2_000 });
+      const fresh = mockBuyQuote(new Date(), { id: '0b3f4c1e-8a52-4c57-9d0e-2a0b7c1d5e03' });
+      el.quote = fresh;
+      el.exchangeRateId = fresh.id!;
+      await el.updateComplete;
+      expect(part(el, testid('lock-expired'))).to.equal(null);
+      expect(text(el, testid('lock-time'))).to.match(/^[45]:\d\d$/);
+      expect(part(el, testid('create-payment'))).not.to.equal(null);
     });
   });
 

@@ -1,7 +1,11 @@
-// The QR symbol and the mock BR Code: a code a bank app can read (CRC16 of the EMV payload), drawn as one path that reads back to the same text.
+// The QR symbol and the BR Code the mocks hand out (the server's builder): a code a bank app can read (CRC16 of the EMV payload), drawn as one path that reads back to the same text.
 import { expect } from '@open-wc/testing';
 import { qrSymbol, QUIET_ZONE } from '../../../src/components/pix-checkout/qr';
-import { buildBrCode, crc16, EXAMPLE_BR_CODE } from '../../../src/mocks/brcode';
+import { brCode, crc16 } from '../../../server/domain/brcode';
+
+/** The EMV example from the BR Code manual (open amount). */
+const EXAMPLE_BR_CODE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 import { readQrCode } from '../support/qr-reader';
 
 function svgOf(text: string): SVGSVGElement {
@@ -12,13 +16,13 @@ function svgOf(text: string): SVGSVGElement {
   return holder.firstElementChild as SVGSVGElement;
 }
 
-describe('BR Code for mocks', () => {
-  it('rebuilds the BR Code manual’s example byte for byte, CRC included', () => {
-    expect(buildBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' })).to.equal(EXAMPLE_BR_CODE);
+describe('BR Code (the one builder, server/domain/brcode.ts)', () => {
+  it('computes the CRC of the BR Code manual’s example', () => {
+    expect(crc16(EXAMPLE_BR_CODE.slice(0, -4))).to.equal(EXAMPLE_BR_CODE.slice(-4));
   });
 
   it('ends every code with the CRC16 of everything before it', () => {
-    const code = buildBrCode({ key: 'a1b2c3d4-0000-4000-8000-000000000001', amount: '550.00', merchantName: 'Ramp Sandbox', merchantCity: 'SAO PAULO', txid: 'RAMP1' });
+    const code = brCode({ pixKey: 'a1b2c3d4-0000-4000-8000-000000000001', amount: '550.00', merchantName: 'Ramp Sandbox', merchantCity: 'SAO PAULO', txid: 'RAMP1' });
     expect(code).to.contain('5406550.00');
     expect(code.slice(-4)).to.equal(crc16(code.slice(0, -4)));
   });
@@ -26,7 +30,7 @@ describe('BR Code for mocks', () => {
 
 describe('QR symbol', () => {
   it('the drawn symbol reads back to the same BR Code', async () => {
-    const code = buildBrCode({ key: '123e4567-e12b-12d1-a456-426655440000', amount: '1234.56', merchantName: 'Ramp Sandbox', merchantCity: 'SAO PAULO', txid: 'RAMP0000000042' });
+    const code = brCode({ pixKey: '123e4567-e12b-12d1-a456-426655440000', amount: '1234.56', merchantName: 'Ramp Sandbox', merchantCity: 'SAO PAULO', txid: 'RAMP0000000042' });
     expect(await readQrCode(svgOf(code))).to.equal(code);
   });
 

@@ -129,6 +129,10 @@ describe('amounts shown', () => {
   it('rates keep their 8 decimals without trailing zeros; fee rates are percentages from basis points', () => {
     expect(formatRate('0.19850000', 'en')).to.equal('0.1985');
     expect(formatRate('5.00000000', 'pt-BR')).to.equal('5,00');
+    // Not 8 decimals: four from 1 up, six below.
+    expect(formatRate('5.51134567', 'en')).to.equal('5.5113');
+    expect(formatRate('0.18047588', 'en')).to.equal('0.180476');
+    expect(formatRate('1234.56789', 'en')).to.equal('1,234.5679');
     expect(formatPercent('0.005', 'en')).to.equal('0.50%');
     expect(formatPercent('0.0025', 'pt-BR')).to.equal('0,25%');
     expect(formatPercent('0.00125', 'en')).to.equal('0.125%');

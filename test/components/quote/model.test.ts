@@ -1,10 +1,11 @@
 // The quote model: rails follow the fiat, the request bodies sent, percentages from basis points, the solved "you pay" estimate, the lock premium.
 import { expect } from '@open-wc/testing';
 import type { Quote } from '../../../src/contract/exchange-rates';
-import { add, divide, ratio, subtract, toFixed } from '../../../src/components/quote/decimal';
+import { add, divide, ratio, subtract, toFixed } from '../../../src/rules/decimal';
 import {
   bpsToFraction,
   estimateSource,
+  feeRows,
   floatingRequest,
   lockDurationMs,
   lockedRequest,
@@ -15,7 +16,7 @@ import {
   toFiat,
   toStablecoin,
 } from '../../../src/components/quote/model';
-import { defaultQuoteTerms, priceMockQuote } from '../../../src/mocks/bff-scenarios';
+import { defaultQuoteTerms, priceMockQuote } from '../mocks/bff-scenarios';
 
 const price = (body: Parameters<typeof priceMockQuote>[0], terms = defaultQuoteTerms) => {
   const quote = priceMockQuote(body, terms);
@@ -149,5 +150,51 @@ describe('figures derived in the browser', () => {
     const locked = price({ type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10', timeLock: '1m' });
     expect(lockDurationMs(locked)).to.equal(60_000);
     expect(lockDurationMs({ ...locked, expiresAt: undefined })).to.equal(undefined);
+  });
+});
+
+describe('fee rows', () => {
+  const terms = (service: { rate: string; flatAmount: string }, partner: { rate: string; flatAmount: string }) => ({
+    ...defaultQuoteTerms,
+    service: { onRamp: { PIX: service, SEPA: service, SWIFT: service }, offRamp: { PIX: service, SEPA: service, SWIFT: service } },
+    partner,
+  });
+  const settings = [
+    terms({ rate: '50', flatAmount: '0' }, { rate: '0', flatAmount: '0' }),
+    terms({ rate: '60', flatAmount: '0.50' }, { rate: '25', flatAmount: '0' }),
+    terms({ rate: '33', flatAmount: '1.17' }, { rate: '17', flatAmount: '0.03' }),
+    terms({ rate: '0', flatAmount: '2' }, { rate: '100', flatAmount: '0.99' }),
+  ];
+  const pairs = [
+    { sourceCurrency: 'BRL', targetCurrency: 'USDC', amounts: ['100', '99.99', '1000', '12345.67'] },
+    { sourceCurrency: 'USDC', targetCurrency: 'BRL', amounts: ['50', '100.123456', '2500'] },
+  ] as const;
+
+  it('each fee once, and base − fees = final to the last decimal, for several amounts, fee settings and locks', () => {
+    let checked = 0;
+    for (const t of settings) {
+      for (const pair of pairs) {
+        for (const sourceAmount of pair.amounts) {
+          const body = { rail: 'PIX' as const, sourceCurrency: pair.sourceCurrency, targetCurrency: pair.targetCurrency, sourceAmount };
+          const floating = price({ ...body, type: 'FLOATING' }, t);
+          for (const timeLock of ['30s', '1m', '5m'] as const) {
+            const locked = price({ ...body, type: 'LOCKED', timeLock }, t);
+            for (const [quote, from] of [[floating, undefined], [locked, floating]] as const) {
+              const rows = feeRows(quote, from);
+              const fees = [rows.service.amount, rows.premium?.amount ?? '0', rows.partner.amount].reduce((a, b) => toFixed(add(a, b), 6), '0');
+              const dp = rows.currency === 'BRL' ? 2 : 6;
+              expect(toFixed(subtract(rows.base, fees), dp), `${sourceAmount} ${pair.sourceCurrency} ${timeLock}`).to.equal(toFixed(quote.finalTargetAmount, dp));
+              // The premium is not counted twice: service points + premium points = the quote's service points.
+              expect(toFixed(add(rows.service.bps, rows.premium?.bps ?? '0'), 4)).to.equal(toFixed(quote.fees.service.rate, 4));
+              expect(rows.service.flat).to.equal(quote.fees.service.flatAmount);
+              if (quote === locked && timeLock !== '30s') expect(rows.premium, 'a paid lock has its own row').not.to.equal(undefined);
+              else expect(rows.premium).to.equal(undefined);
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).to.equal(4 * 7 * 3 * 2);
   });
 });

@@ -14,7 +14,7 @@ import {
   quoteScenarios,
   quoteSucceeds,
   RequestLog,
-} from '../../../src/mocks/bff-scenarios';
+} from '../mocks/bff-scenarios';
 import { systemClock } from '../../../src/components/quote/clock';
 import { FakeClock } from '../support/fake-clock';
 import { startMockBff, worker } from '../support/mock-bff';
@@ -80,7 +80,7 @@ async function clearAndType(el: RampQuote, selector: string, keys: string): Prom
   await el.updateComplete;
 }
 
-const quoted = (el: RampQuote, testid = 'final-amount') => waitUntil(() => part(el, `[data-testid="${testid}"]`), `${testid} should show`, { timeout: 4_000 });
+const quoted = (el: RampQuote, testid = 'final-amount') => waitUntil(() => part(el, `[data-testid="${testid}"]`), `${testid} should show`, { timeout: 10_000 });
 
 function collect<K extends 'ramp-quote-locked' | 'ramp-quote-expired' | 'ramp-error'>(target: EventTarget, type: K) {
   type E = K extends 'ramp-quote-locked' ? RampQuoteLockedEvent : K extends 'ramp-quote-expired' ? RampQuoteExpiredEvent : RampErrorEvent;
@@ -93,7 +93,7 @@ async function lockWith(el: RampQuote, timeLock: '30s' | '1m' | '5m' = '30s'): P
   $(el, `[data-testid="time-lock-${timeLock}"]`).click();
   await el.updateComplete;
   $(el, '[data-testid="lock"]').click();
-  await waitUntil(() => part(el, '[data-testid="locked"]'), 'the locked panel should show', { timeout: 4_000 });
+  await waitUntil(() => part(el, '[data-testid="locked"]'), 'the locked panel should show', { timeout: 10_000 });
 }
 
 // ── tests ──
@@ -267,7 +267,9 @@ describe('<ramp-quote>', () => {
       const signals: AbortSignal[] = [];
       const realFetch = window.fetch;
       window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-        signals.push(input instanceof Request ? input.signal : init!.signal!);
+        // Quote requests only: the panel also reads the customer (limits, balances) once.
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('exchange-rates')) signals.push(input instanceof Request ? input.signal : init!.signal!);
         return realFetch(input, init);
       };
       try {
@@ -338,9 +340,10 @@ describe('<ramp-quote>', () => {
       await quoted(el);
       expect(text(el, 'base-rate')).to.equal('1 BRL = 0.20 USDC');
       expect(text(el, 'service-fee-label')).to.equal('Service fee (0.50%)');
-      expect(text(el, 'service-fee')).to.equal('1.00 USDC');
+      expect(text(el, 'base-amount')).to.equal('200.00 USDC');
+      expect(text(el, 'service-fee')).to.equal('− 1.00 USDC');
       expect(text(el, 'partner-fee-label')).to.equal('Partner fee (0.25%)');
-      expect(text(el, 'partner-fee')).to.equal('0.50 USDC');
+      expect(text(el, 'partner-fee')).to.equal('− 0.50 USDC');
       expect(text(el, 'final-rate')).to.equal('1 BRL = 0.1985 USDC');
       expect(text(el, 'final-amount')).to.equal('198.50 USDC');
     });
@@ -350,9 +353,10 @@ describe('<ramp-quote>', () => {
       const el = await mount({ amount: '100', direction: 'sell' });
       await quoted(el);
       // 100 USDC × 5 = 500 BRL; service 0.60 % + 0.50 = 3.50; partner 0.25 % = 1.25; final 495.25.
-      expect(text(el, 'service-fee-label')).to.equal('Service fee (0.60%)');
-      expect(text(el, 'service-fee')).to.equal('R$3.50');
-      expect(text(el, 'partner-fee')).to.equal('R$1.25');
+      expect(text(el, 'base-amount')).to.equal('R$500.00');
+      expect(text(el, 'service-fee-label')).to.equal('Service fee (0.60% + R$0.50)');
+      expect(text(el, 'service-fee')).to.equal('− R$3.50');
+      expect(text(el, 'partner-fee')).to.equal('− R$1.25');
       expect(text(el, 'final-amount')).to.equal('R$495.25');
     });
   });
@@ -403,8 +407,8 @@ describe('<ramp-quote>', () => {
   describe('locking', () => {
     for (const [timeLock, premium, spoken] of [
       ['30s', 'Free', '30 seconds'],
-      ['1m', '+0.10% (0.20 USDC)', '1 minute'],
-      ['5m', '+0.30% (0.60 USDC)', '5 minutes'],
+      ['1m', '− 0.20 USDC', '1 minute'],
+      ['5m', '− 0.60 USDC', '5 minutes'],
     ] as const) {
       it(`locking for ${timeLock} sends timeLock ${timeLock} with the amount typed, and shows the premium over the floating quote`, async () => {
         const log = new RequestLog();
@@ -423,6 +427,11 @@ describe('<ramp-quote>', () => {
         });
         expect(log.last!.headers['idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
         expect(text(el, 'lock-premium')).to.equal(premium);
+        // The premium is priced into the server's service fee: shown once, as its own row, not again inside the service fee.
+        expect(text(el, 'service-fee-label')).to.equal('Service fee (0.50%)');
+        const amount = (id: string) => Number((text(el, id) ?? '0').replace(/[^\d.]/g, '') || '0');
+        const fees = Math.round((amount('service-fee') + amount('partner-fee') + (timeLock === '30s' ? 0 : amount('lock-premium'))) * 100);
+        expect(fees, 'the rows add up to base − final').to.equal(Math.round((amount('base-amount') - amount('final-amount')) * 100));
         expect(statusText(el)).to.contain(`Rate locked for ${spoken}.`);
       });
     }
@@ -482,6 +491,114 @@ describe('<ramp-quote>', () => {
       clock.advance(60_000);
       await aTimeout(50);
       expect(log.entries.length).to.equal(after);
+    });
+  });
+
+  describe('before locking: what the payment would refuse', () => {
+    function account(o: { status?: string; single?: string; daily?: string; monthly?: string; balance?: string } = {}) {
+      const requests: string[] = [];
+      worker.use(
+        http.get('*/bff/customer', ({ request }) => {
+          requests.push(new URL(request.url).search);
+          return HttpResponse.json({
+            id: '0193a0a0-0000-7000-8000-000000000001',
+            type: 'INDIVIDUAL',
+            name: 'Ana',
+            taxId: '52998224725',
+            wallets: [
+              { blockchain: 'ETHEREUM', address: '0xabc', blockExplorerUrl: 'https://etherscan.io/address/0xabc', isDefault: true, balances: [{ stablecoin: 'USDC', balance: o.balance ?? '0.000000' }, { stablecoin: 'USDT', balance: '0.000000' }] },
+            ],
+            verification: { status: o.status ?? 'APPROVED', level: 'STANDARD' },
+            requirements: [],
+            transactionLimits: {
+              single: { max: o.single ?? '10000.00' },
+              daily: { max: '20000.00', used: '0.00', remaining: o.daily ?? '20000.00' },
+              monthly: { max: '50000.00', used: '0.00', remaining: o.monthly ?? '50000.00' },
+            },
+            createdAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: '2026-01-01T00:00:00.000Z',
+          });
+        }),
+      );
+      return requests;
+    }
+    const locks = (log: RequestLog) => bodies(log).filter((b) => b.type === 'LOCKED');
+
+    async function tryLock(el: RampQuote): Promise<void> {
+      $(el, '[data-testid="lock"]').click();
+      await el.updateComplete;
+      await aTimeout(50);
+    }
+
+    for (const [name, o, kind, says] of [
+      ['a customer not yet approved', { status: 'UNDER_VERIFICATION' }, 'notApproved', 'not approved yet'],
+      ['a finally rejected customer', { status: 'FINAL_REJECTION' }, 'rejected', 'was refused'],
+      ['an amount over the single limit', { single: '100.00' }, 'single', '$100.00 per payment'],
+      ['an amount over what remains today', { daily: '150.00' }, 'daily', 'still pay today ($150.00)'],
+      ['an amount over what remains this month', { monthly: '20.00' }, 'monthly', 'this month ($20.00)'],
+    ] as const) {
+      it(`${name}: the lock is refused here, the reason is said and tied to the button, nothing is locked`, async () => {
+        const requests = account(o);
+        const log = new RequestLog();
+        worker.use(...quoteScenarios.success({ log }));
+        const el = await mount({ amount: '1000' });
+        await quoted(el);
+        await waitUntil(() => part(el, '[data-testid="lock-block"]'), 'the reason should show');
+        expect(requests.length).to.be.greaterThan(0);
+        expect(new Set(requests)).to.deep.equal(new Set(['?include=limits,balances']));
+        expect($(el, '[data-testid="lock-block"]').dataset.kind).to.equal(kind);
+        expect(text(el, 'lock-block')).to.contain(says);
+        expect($(el, '[data-testid="lock"]').getAttribute('aria-describedby')).to.equal('lock-block');
+        expect($(el, '[data-testid="lock"]').getAttribute('aria-disabled')).to.equal('true');
+        await tryLock(el);
+        expect(locks(log)).to.have.length(0);
+        expect(statusText(el)).to.contain(says);
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('a customer approved since the last read is not held back: the verdict is taken on a fresh read', async () => {
+      account({ status: 'UNDER_VERIFICATION' });
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      await waitUntil(() => part(el, '[data-testid="lock-block"]'), 'the reason should show');
+      account({ status: 'APPROVED' });
+      await lockWith(el);
+      expect(locks(log)).to.have.length(1);
+    });
+
+    it('within the limits the remaining ones are shown and the lock goes through', async () => {
+      account({ daily: '900.00', single: '500.00' });
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await mount({ amount: '1000' });
+      await quoted(el);
+      await waitUntil(() => part(el, '[data-testid="limits"]'), 'the limits should show');
+      expect(text(el, 'limits')).to.equal('You can still pay $900.00 today, at most $500.00 per payment.');
+      expect(part(el, '[data-testid="balance"]')).to.equal(null);
+      expect(part(el, '[data-testid="lock-block"]')).to.equal(null);
+      await lockWith(el);
+      expect(locks(log)).to.have.length(1);
+    });
+
+    it('a sale shows the balance of the coin on the chain, and a sale above it is refused before locking', async () => {
+      account({ balance: '50.000000' });
+      const log = new RequestLog();
+      worker.use(...quoteScenarios.success({ log }));
+      const el = await mount({ amount: '100', direction: 'sell' });
+      await quoted(el);
+      await waitUntil(() => part(el, '[data-testid="lock-block"]'), 'the reason should show');
+      expect(text(el, 'balance')).to.equal('Your balance: 50.00 USDC on Ethereum.');
+      expect($(el, '[data-testid="lock-block"]').dataset.kind).to.equal('balance');
+      await tryLock(el);
+      expect(locks(log)).to.have.length(0);
+      await clearAndType(el, '#pay-amount', '40');
+      await waitUntil(() => !part(el, '[data-testid="lock-block"]') && bodies(log).at(-1)?.sourceAmount === '40', 'a new quote within the balance', { timeout: 10_000 });
+      await waitUntil(() => part(el, '[data-testid="breakdown"]')?.getAttribute('data-stale') === 'false', 'the new quote on screen', { timeout: 10_000 });
+      await lockWith(el);
+      expect(locks(log)).to.have.length(1);
     });
   });
 
@@ -629,8 +746,8 @@ describe('<ramp-quote>', () => {
       expect(errors).to.have.length(0);
     });
 
-    it("the server's amount messages are said in the user's language, on the amount the user typed", async () => {
-      worker.use(quoteAmountInvalid({ path: 'sourceAmount', message: 'BRL amounts have at most 2 decimal places' }, { only: 'LOCKED' }), ...quoteScenarios.floating());
+    it("the server's amount codes are said in the user's language, on the amount the user typed (its English text is never read)", async () => {
+      worker.use(quoteAmountInvalid({ path: 'sourceAmount', message: 'server wording the panel never reads', code: 'TOO_MANY_DECIMALS' }, { only: 'LOCKED' }), ...quoteScenarios.floating());
       const el = await mount({ amount: '1000', lang: 'pt-BR' });
       await quoted(el);
       $(el, '[data-testid="lock"]').click();
@@ -655,6 +772,27 @@ describe('<ramp-quote>', () => {
       await el.updateComplete;
       expect(log.entries, 'nor on lock').to.have.length(0);
       expect(focused(el)?.id).to.equal('pay-amount');
+    });
+
+    it('a 400 on another field is a form-level alert, its codes said in the user\'s language (the English text is never shown when the code is known)', async () => {
+      worker.use(
+        http.post('*/bff/exchange-rates', () =>
+          problemResponse(400, 'VALIDATION_FAILED', 'opaque detail', {
+            errors: [
+              { path: 'blockchain', message: 'opaque server text', code: 'NOT_ONE_OF' },
+              { path: 'partnerFeeId', message: 'kept as it came' },
+            ],
+          }),
+        ),
+      );
+      const el = await mount({ amount: '100', lang: 'pt-BR' });
+      await waitUntil(() => part(el, '[data-testid="alert"]'), 'the alert');
+      expect($(el, '[data-testid="alert"]').dataset.kind).to.equal('VALIDATION_FAILED');
+      expect(text(el, 'alert')).to.equal('O pedido de cotação não foi aceito: blockchain: não é um dos valores aceitos; partnerFeeId: kept as it came');
+      el.lang = 'en';
+      await el.updateComplete;
+      await waitUntil(() => text(el, 'alert')?.startsWith('The quote request'), 'English');
+      expect(text(el, 'alert')).to.equal('The quote request was not accepted: blockchain: is not one of the accepted values; partnerFeeId: kept as it came');
     });
 
     it('422 UNSUPPORTED_PAIR is a form-level alert without retry, gone once another pair is chosen', async () => {

@@ -1,4 +1,4 @@
-// One msw worker per test page, started before the first test, reset after each: the scenarios themselves live in src/mocks.
+// One msw worker per test page, started before the first test, reset after each: the scenarios themselves live in test/components/mocks.
 import { setupWorker } from 'msw/browser';
 
 export const worker = setupWorker();

@@ -3,7 +3,7 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/define';
 import type { RampVerification } from '../../../src/components/verification/verification';
 import type { RampVerificationChangedEvent } from '../../../src/events';
-import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../../../src/mocks/bff-scenarios';
+import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
 
 // ── helpers ──
@@ -91,14 +91,14 @@ describe('<ramp-verification>', () => {
     const items = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[data-testid="requirements"] li')].map((li) => [li.dataset.requirement, li.dataset.status]);
     expect(items).to.deep.equal([
       ['ADDITIONAL_INFORMATION', 'SENT'],
-      ['IDENTITY_DOCUMENT', 'NOT_SENT'],
+      ['ID_CARD', 'NOT_SENT'],
       ['BANK_STATEMENT', 'NOT_SENT'],
       ['LIVENESS', 'NOT_SENT'],
     ]);
     const uploader = $(el, '[data-testid="uploader"]');
     expect(uploader.getAttribute('api-base')).to.equal('/verify/api');
     expect(uploader.getAttribute('session')).to.equal('link-token');
-    expect(uploader.getAttribute('types')).to.equal('IDENTITY_DOCUMENT BANK_STATEMENT');
+    expect(uploader.getAttribute('types')).to.equal('ID_CARD BANK_STATEMENT');
     expect(q(el, '[data-testid="simulate-liveness"]') === null, 'no sandbox button outside sandbox').to.equal(true);
     await expect(el).to.be.accessible();
   });
@@ -251,9 +251,22 @@ describe('<ramp-verification>', () => {
     expect(text(el, '[data-testid="verification-status"]')).to.equal('Não iniciada');
   });
 
+  it('after a final decision the hosted API answers the outcome alone, and the page shows just that', async () => {
+    const { http, HttpResponse } = await import('msw');
+    // The shape /verify/api/customer answers once APPROVED: no name, no requirements, nothing personal.
+    worker.use(http.get('*/verify/api/customer', () => HttpResponse.json({ id: 'c-1', type: 'INDIVIDUAL', verification: { status: 'APPROVED', level: 'STANDARD' }, requirements: [] })));
+    const el = await mount();
+    expect(text(el, '[data-testid="verification-status"]')).to.equal('Approved');
+    expect(q(el, '[data-testid="customer-name"]') === null, 'no name to show').to.equal(true);
+    expect(q(el, '[data-testid="requirements"]') === null, 'no empty requirements list').to.equal(true);
+    expect(q(el, '[data-testid="uploader"]') === null).to.equal(true);
+    expect(q(el, '[data-testid="outcome"]')!.dataset.status).to.equal('APPROVED');
+    await expect(el).to.be.accessible();
+  });
+
   it('a link that is not valid says so, and tells the partner', async () => {
     const { http } = await import('msw');
-    const { problemResponse } = await import('../../../src/mocks/bff-scenarios');
+    const { problemResponse } = await import('../mocks/bff-scenarios');
     worker.use(http.get('*/verify/api/customer', () => problemResponse(401, 'UNAUTHENTICATED', 'The verification link is not valid.')));
     const errors: Event[] = [];
     document.addEventListener('ramp-error', (e) => errors.push(e), { once: true });

@@ -1,0 +1,198 @@
+// Creating transactions: quote redeemed, limits reserved, funds held, row, event and next step written, all in one DB transaction.
+import type { OffRampRequest, OnRampRequest, TransferRequest } from '../../../src/contract/transactions';
+import { type AccountRail, paymentEcho } from '../../domain/bank-accounts';
+import { AppError, invalid, unknownReference } from '../../domain/errors';
+import { amountErrorCode, isFiat, isStablecoin, parseAmount } from '../../domain/money';
+import { initialStatus } from '../../domain/transactions';
+import { isValidAddress } from '../../domain/wallets';
+import { isUuid, newId } from '../../ids';
+import type { Db } from '../../store/db';
+import { getBankAccount } from '../../store/queries/bank-accounts';
+import { type CustomerRow, lockCustomer } from '../../store/queries/customers';
+import { insertTransaction, type TransactionRow } from '../../store/queries/transactions';
+import { walletOwner, walletsOf } from '../../store/queries/wallets';
+import { reserveLimit, toUsd } from '../limits';
+import type { TxDeps } from './deps';
+import { holdFunds } from './ledger';
+import { record } from './lifecycle';
+import { readMarket, resolveQuote } from './quote';
+import { PAYMENT_WINDOW_SECONDS, scheduleOnRampDeadlines, scheduleStep } from './rails';
+
+async function approvedCustomer(tx: Db, partnerId: string, customerId: string, path: string): Promise<CustomerRow> {
+  const c = await lockCustomer(tx, partnerId, customerId);
+  if (!c) throw unknownReference(path, 'customer');
+  if (c.verificationStatus !== 'APPROVED') {
+    throw new AppError('INVALID_STATE', `The customer must be APPROVED to transact; it is ${c.verificationStatus}.`, { extra: { verificationStatus: c.verificationStatus } });
+  }
+  return c;
+}
+
+export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
+  const rail = body.rail ?? body.payment?.rail;
+  if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
+  const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
+  return db.transaction(async (tx) => {
+    const id = newId();
+    const customer = await approvedCustomer(tx, partnerId, body.customerId, 'customerId');
+    const quote = await resolveQuote(tx, deps, partnerId, customer.id, id, { ...body, rail }, 'sourceAmount', market);
+    if (!isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)) {
+      throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
+    }
+    if (rail && rail !== quote.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${quote.rail}` }]);
+    const blockchain = body.blockchain ?? quote.blockchain;
+    const now = deps.clock.now();
+    const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
+    await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
+    const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
+    // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
+    const reference = id.replaceAll('-', '').slice(0, 25);
+    const payment = deps.settlement.payIn({ rail: quote.rail, currency: quote.sourceCurrency, amount: quote.sourceAmount, reference, expiresAt });
+    const row = await insertTransaction(tx, {
+      id,
+      partnerId,
+      customerId: customer.id,
+      type: 'ON_RAMP',
+      status: initialStatus('ON_RAMP'),
+      blockchain,
+      request: {
+        customerId: customer.id,
+        purpose: body.purpose,
+        rail: quote.rail,
+        sourceCurrency: quote.sourceCurrency,
+        sourceAmount: quote.sourceAmount,
+        targetCurrency: quote.targetCurrency,
+        blockchain,
+        payment: { rail: quote.rail },
+        ...(body.exchangeRateId ? { exchangeRateId: body.exchangeRateId } : {}),
+        ...(quote.partnerFeeId ? { partnerFeeId: quote.partnerFeeId } : {}),
+      },
+      quote: { ...quote, blockchain } as unknown as Record<string, unknown>,
+      payment,
+      exchangeRateId: body.exchangeRateId ?? null,
+      amountUsd,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await record(tx, deps, row, now);
+    await scheduleOnRampDeadlines(tx, deps, row, expiresAt);
+    return row;
+  });
+}
+
+export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, body: OffRampRequest): Promise<TransactionRow> {
+  const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
+  return db.transaction(async (tx) => {
+    const id = newId();
+    const account = await getBankAccount(tx, partnerId, body.bankAccountId);
+    if (!account) throw unknownReference('bankAccountId', 'bank account');
+    const holder = account.holder as { relationship?: string };
+    if (body.purpose === 'PERSONAL_ACCOUNT' && holder.relationship !== 'SELF') {
+      throw invalid([{ path: 'purpose', message: 'PERSONAL_ACCOUNT is only for a bank account of the customer itself (relationship SELF)' }]);
+    }
+    if (account.holderStatus !== 'APPROVED') {
+      throw new AppError('INVALID_STATE', `The bank account holder must be APPROVED; it is ${account.holderStatus}.`, { extra: { holderStatus: account.holderStatus } });
+    }
+    const customer = await approvedCustomer(tx, partnerId, account.customerId, 'bankAccountId');
+    const quote = await resolveQuote(
+      tx,
+      deps,
+      partnerId,
+      customer.id,
+      id,
+      { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
+      'amount',
+      market,
+    );
+    if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
+      throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
+    }
+    const blockchain = body.blockchain ?? quote.blockchain;
+    const now = deps.clock.now();
+    const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
+    await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
+    // The customer's stablecoin leaves the wallet now, in this transaction: a balance can never be spent twice.
+    await holdFunds(tx, { partnerId, customerId: customer.id, reference: id, clearing: 'offramp', blockchain, asset: quote.sourceCurrency, amount: quote.sourceAmount }, now);
+    const row = await insertTransaction(tx, {
+      id,
+      partnerId,
+      customerId: customer.id,
+      type: 'OFF_RAMP',
+      status: initialStatus('OFF_RAMP'),
+      blockchain,
+      request: {
+        bankAccountId: account.id,
+        purpose: body.purpose,
+        sourceCurrency: quote.sourceCurrency,
+        targetCurrency: quote.targetCurrency,
+        amount: quote.sourceAmount,
+        blockchain,
+        // The spec's echo carries `payment`: the destination the bank account stands for.
+        payment: paymentEcho(account.rail as AccountRail, account.identifier),
+        ...(body.exchangeRateId ? { exchangeRateId: body.exchangeRateId } : {}),
+        ...(quote.partnerFeeId ? { partnerFeeId: quote.partnerFeeId } : {}),
+      },
+      quote: { ...quote, blockchain } as unknown as Record<string, unknown>,
+      payment: paymentEcho(account.rail as AccountRail, account.identifier),
+      bankAccountId: account.id,
+      exchangeRateId: body.exchangeRateId ?? null,
+      amountUsd,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await record(tx, deps, row, now);
+    await scheduleStep(tx, deps, row);
+    return row;
+  });
+}
+
+export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, body: TransferRequest): Promise<TransactionRow> {
+  const amount = parseAmount(body.amount, body.currency);
+  if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
+  const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
+  const market = await readMarket(deps);
+  return db.transaction(async (tx) => {
+    const id = newId();
+    const from = await approvedCustomer(tx, partnerId, body.from, 'from');
+    // Where the money goes: one of this partner's customers (by id, or by an address we issued it), another partner's
+    // customer (an address we issued there: credited in that partner's ledger, never named to this one), or the outside world.
+    let destination: { customerId: string; address?: string } | { address: string; creditPartnerId?: string; creditCustomerId?: string };
+    if (isUuid(body.to)) {
+      if (body.to.toLowerCase() === from.id) throw invalid([{ path: 'to', message: 'must be another customer or an address' }]);
+      const to = await lockCustomer(tx, partnerId, body.to.toLowerCase());
+      const wallet = to && (await walletsOf(tx, partnerId, [to.id])).find((w) => w.blockchain === blockchain);
+      if (!to) throw unknownReference('to', 'customer');
+      if (!wallet) throw invalid([{ path: 'to', message: `is not an approved customer of yours with a ${blockchain} wallet` }]);
+      destination = { customerId: to.id };
+    } else {
+      if (!isValidAddress(blockchain, body.to)) throw invalid([{ path: 'to', message: `is not a valid ${blockchain} address (nor a customer id)` }]);
+      const owner = await walletOwner(tx, blockchain, body.to);
+      if (owner?.partnerId === partnerId && owner.customerId === from.id) {
+        throw invalid([{ path: 'to', message: "is the sender's own wallet address: send to another customer or an outside address" }]);
+      }
+      if (!owner) destination = { address: body.to };
+      else if (owner.partnerId === partnerId) destination = { customerId: owner.customerId, address: body.to };
+      else destination = { address: body.to, creditPartnerId: owner.partnerId, creditCustomerId: owner.customerId };
+    }
+    const value = amount.value.toFixed(6);
+    const now = deps.clock.now();
+    const amountUsd = toUsd(market.usd, body.currency, value);
+    await reserveLimit(tx, deps, { partnerId, customerId: from.id, locked: from }, amountUsd, id);
+    await holdFunds(tx, { partnerId, customerId: from.id, reference: id, clearing: 'transfer', blockchain, asset: body.currency, amount: value }, now);
+    const row = await insertTransaction(tx, {
+      id,
+      partnerId,
+      customerId: from.id,
+      type: 'TRANSFER',
+      status: initialStatus('TRANSFER'),
+      blockchain,
+      request: { currency: body.currency, from: from.id, to: body.to, amount: value, blockchain },
+      quote: { currency: body.currency, amount: value, ...destination },
+      amountUsd,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await record(tx, deps, row, now);
+    await scheduleStep(tx, deps, row);
+    return row;
+  });
+}

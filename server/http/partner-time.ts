@@ -1,0 +1,13 @@
+// Runs the rest of a request on its partner's clock: in sandbox the partner's offset is read from the database on every
+// request, so every process agrees on a partner's time; in production there is no offset and no query.
+import type { MiddlewareHandler } from 'hono';
+import { partnerClockOffset } from '../store/queries/partner-clocks';
+import type { Deps } from './deps';
+
+export function partnerTime(deps: Pick<Deps, 'clock' | 'config' | 'store'>): MiddlewareHandler<{ Variables: { partnerId: string } }> {
+  return async (c, next) => {
+    const partnerId = c.get('partnerId');
+    if (!deps.config.sandbox || !partnerId) return next();
+    await deps.clock.within(await partnerClockOffset(deps.store.db, partnerId), next);
+  };
+}

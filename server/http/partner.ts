@@ -1,0 +1,27 @@
+// /v2/partner: who the calling API key belongs to. A pure BFF reads it to accept only its own partner's widget sessions.
+import { createRoute } from '@hono/zod-openapi';
+import { PartnerSchema } from '../../src/contract/partner';
+import { notFound } from '../domain/errors';
+import { getPartner } from '../store/queries/partners';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+
+const getPartnerRoute = createRoute({
+  operationId: 'getPartner',
+  method: 'get',
+  path: '/partner',
+  tags: ['Partner'],
+  summary: 'The partner this API key belongs to',
+  responses: {
+    200: { description: 'The partner', content: { 'application/json': { schema: PartnerSchema } } },
+    ...problems(401),
+  },
+});
+
+export function partnerApp(deps: Deps) {
+  return openApiApp().openapi(getPartnerRoute, async (c) => {
+    const row = await getPartner(deps.store.db, c.get('partnerId'));
+    if (!row) throw notFound('Partner');
+    return c.json({ id: row.id, name: row.name, environment: deps.config.RAMP_ENV, createdAt: row.createdAt.toISOString() }, 200);
+  });
+}

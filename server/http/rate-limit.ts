@@ -1,0 +1,170 @@
+// Rate limits (rate-limiter-flexible): per API key, widget session, verification link and client address; counters in memory or in PostgreSQL.
+import { createHash } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { AppError } from '../domain/errors';
+import type { Logger } from '../logger';
+import type { Store } from '../store/db';
+
+/**
+ * What each limit counts (points per window, from the configuration):
+ * - `apiKey`: /v2 requests per API key (the BFF's in-process calls are counted per widget session instead);
+ * - `session`: /bff requests per widget session;
+ * - `link`: /verify/api requests per verification link (per customer it names);
+ * - `authFailures`: refused credentials (API key, widget session, link) per client address; over it, every
+ *   request with credentials from that address answers 429 until the window ends;
+ * - `address`: unauthenticated page loads (the hosted verification page) per client address;
+ * - `demoSession`: sandbox demo sessions minted per client address.
+ */
+export type LimitName = 'apiKey' | 'session' | 'link' | 'authFailures' | 'address' | 'demoSession';
+
+/** Set as a binding on the requests the BFF sends to /v2 in-process: they were already counted per widget session. */
+export const IN_PROCESS = Symbol('ramp.in-process');
+
+const settings = (config: Config): Record<LimitName, { points: number; seconds: number }> => ({
+  apiKey: config.RAMP_RATE_LIMIT_API_KEY,
+  session: config.RAMP_RATE_LIMIT_SESSION,
+  link: config.RAMP_RATE_LIMIT_LINK,
+  authFailures: config.RAMP_RATE_LIMIT_AUTH_FAILURES,
+  address: config.RAMP_RATE_LIMIT_ADDRESS,
+  demoSession: config.RAMP_RATE_LIMIT_DEMO_SESSION,
+});
+
+/** Keys that are credentials are stored hashed: the counters table must not become a list of live keys. */
+export const hashKey = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+/** An IPv6 client is limited per /64 (one subscriber's allocation); an IPv4-mapped address as IPv4. */
+export function addressKey(address: string): string {
+  const a = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
+  if (!a.includes(':')) return a;
+  const [head = '', tail] = a.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
+ * The client's address: the socket's peer, or with `RAMP_TRUST_PROXY=n` the address the n-th proxy from us saw
+ * (X-Forwarded-For read from the right, so a client cannot choose its own). Undefined for in-process requests.
+ */
+export function clientAddress(c: Context, trustProxy: number): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
+  const socket = (env?.incoming ?? env?.server?.incoming)?.socket?.remoteAddress;
+  if (trustProxy > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+    if (hops.length) return hops[Math.max(0, hops.length - trustProxy)];
+  }
+  return socket;
+}
+
+const inProcess = (c: Context) => Boolean((c.env as Record<symbol, unknown> | undefined)?.[IN_PROCESS]);
+
+export const rateLimited = (msBeforeNext: number, what: string) => {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError('RATE_LIMITED', `Too many requests ${what}. Retry after ${retryAfter} s.`, { extra: { retryAfter } });
+};
+
+export class RateLimits {
+  /** Where the counters live: PostgreSQL is the default on PostgreSQL; the embedded database serves one process, so memory. */
+  readonly store: 'memory' | 'postgres' | 'off';
+  private readonly limiters: Partial<Record<LimitName, RateLimiterAbstract>> = {};
+  private readonly trustProxy: number;
+
+  constructor(config: Config, store: Store, private readonly logger?: Logger) {
+    const wanted = config.RAMP_RATE_LIMIT_STORE ?? (store.kind === 'postgres' ? 'postgres' : 'memory');
+    this.store = wanted === 'postgres' && store.kind !== 'postgres' ? 'memory' : wanted;
+    if (wanted !== this.store) logger?.warn({ wanted, using: this.store }, 'RAMP_RATE_LIMIT_STORE=postgres needs DATABASE_URL: rate limits kept in memory');
+    this.trustProxy = config.RAMP_TRUST_PROXY;
+    if (this.store === 'off') return;
+    // drizzle's node-postgres driver keeps its pg.Pool as `$client`; RateLimiterPostgres takes a Pool as it is.
+    const pool = this.store === 'postgres' ? (store.db as unknown as { $client: pg.Pool }).$client : undefined;
+    for (const [name, { points, seconds }] of Object.entries(settings(config)) as [LimitName, { points: number; seconds: number }][]) {
+      const base = { keyPrefix: name, points, duration: seconds };
+      this.limiters[name] = pool
+        ? new RateLimiterPostgres({
+            ...base,
+            storeClient: pool,
+            storeType: 'pool',
+            tableName: 'rate_limits',
+            // The table comes with the migrations (UNLOGGED), so no process races to create it.
+            tableCreated: true,
+            // Once a key is over, this process refuses it from memory until the window ends: a flood costs no queries.
+            inMemoryBlockOnConsumed: points + 1,
+            // While the database is away each process limits on its own rather than failing the request.
+            insuranceLimiter: new RateLimiterMemory(base),
+          })
+        : new RateLimiterMemory(base);
+    }
+  }
+
+  /** Counts one request for `key`; throws RATE_LIMITED (429 with Retry-After) when the window's budget is spent. */
+  async consume(name: LimitName, key: string, what = 'for this client'): Promise<void> {
+    const limiter = this.limiters[name];
+    if (!limiter) return;
+    try {
+      await limiter.consume(key);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext, what);
+      // The store failed and so did its insurance: let the request through rather than fail it for a counter.
+      this.logger?.warn({ limit: name, err: (err as Error).name }, 'rate limiter unavailable');
+    }
+  }
+
+  /** Milliseconds until `key` may try again, 0 when it is under its budget (nothing is counted). */
+  async blockedFor(name: LimitName, key: string): Promise<number> {
+    const limiter = this.limiters[name];
+    if (!limiter) return 0;
+    try {
+      const res = await limiter.get(key);
+      return res && res.consumedPoints > limiter.points ? Math.max(res.msBeforeNext, 1) : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  private address(c: Context): string {
+    const a = clientAddress(c, this.trustProxy);
+    return a ? addressKey(a) : 'unknown';
+  }
+
+  /**
+   * Around a route that takes credentials: an address over its budget of refused credentials gets 429 before
+   * the credential is even looked at; each refusal (401, or one of `failureStatuses`) spends one point.
+   */
+  authFailures(opts: { failureStatuses?: number[] } = {}): MiddlewareHandler {
+    const failures = new Set([401, ...(opts.failureStatuses ?? [])]);
+    return async (c, next) => {
+      if (!this.limiters.authFailures || inProcess(c) || c.req.method === 'OPTIONS') return next();
+      const address = this.address(c);
+      const wait = await this.blockedFor('authFailures', address);
+      if (wait > 0) throw rateLimited(wait, 'with refused credentials from this address');
+      await next();
+      if (failures.has(c.res.status)) await this.consume('authFailures', address, 'with refused credentials from this address');
+    };
+  }
+
+  /** /v2, after bearer auth: one point of the API key's budget (the BFF's in-process calls are not counted twice). */
+  perApiKey(): MiddlewareHandler {
+    return async (c, next) => {
+      if (this.limiters.apiKey && !inProcess(c)) {
+        const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+        if (token) await this.consume('apiKey', hashKey(token), 'for this API key');
+      }
+      await next();
+    };
+  }
+
+  /** One point of the client address's budget for `name` (`address` or `demoSession`). */
+  perAddress(name: 'address' | 'demoSession'): MiddlewareHandler {
+    return async (c, next) => {
+      if (!inProcess(c)) await this.consume(name, this.address(c), 'from this address');
+      await next();
+    };
+  }
+}

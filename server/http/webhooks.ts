@@ -1,0 +1,140 @@
+// /v2/webhook-endpoints: where events are POSTed (signed, retried for about three days), the delivery log, rotation and test events.
+import { createRoute, z } from '@hono/zod-openapi';
+import { Uuid } from '../../src/contract/common';
+import {
+  CreateWebhookEndpointSchema,
+  DeliveriesCreatedSchema,
+  RotateSecretSchema,
+  UpdateWebhookEndpointSchema,
+  WebhookAttemptPageSchema,
+  WebhookEndpointPageSchema,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  WebhookListQuery,
+} from '../../src/contract/webhooks';
+import { createEndpoint, editEndpoint, findEndpoint, removeEndpoint, rotateSecret, sendTestEvent } from '../flows/webhooks';
+import { listAttempts, listEndpoints } from '../store/queries/webhooks';
+import type { Deps } from './deps';
+import { openApiApp, problems } from './openapi-app';
+import { presentWebhookAttempt, presentWebhookEndpoint } from './presenters';
+
+const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
+const tags = ['Webhooks'];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const create = createRoute({
+  operationId: 'createWebhookEndpoint',
+  method: 'post',
+  path: '/webhook-endpoints',
+  tags,
+  summary: 'Register a webhook endpoint',
+  description:
+    'Events of the chosen types (default: all) are POSTed to `url`, signed with the Standard Webhooks headers and `X-Hub-Signature`. The `secret` is shown in this answer only. In production `url` must be https and resolve to public addresses only.',
+  request: { body: { required: true, content: { 'application/json': { schema: CreateWebhookEndpointSchema } } } },
+  responses: { 201: json(WebhookEndpointWithSecretSchema, 'Created; keep the secret, it is not shown again'), ...problems(400, 401) },
+});
+
+const list = createRoute({
+  operationId: 'listWebhookEndpoints',
+  method: 'get',
+  path: '/webhook-endpoints',
+  tags,
+  summary: 'List webhook endpoints, newest first',
+  request: { query: WebhookListQuery },
+  responses: { 200: json(WebhookEndpointPageSchema, 'A page'), ...problems(400, 401) },
+});
+
+const read = createRoute({
+  operationId: 'getWebhookEndpoint',
+  method: 'get',
+  path: '/webhook-endpoints/{id}',
+  tags,
+  summary: 'Read a webhook endpoint (never its secret)',
+  request: { params: IdParam },
+  responses: { 200: json(WebhookEndpointSchema, 'The endpoint'), ...problems(400, 401, 404) },
+});
+
+const update = createRoute({
+  operationId: 'updateWebhookEndpoint',
+  method: 'patch',
+  path: '/webhook-endpoints/{id}',
+  tags,
+  summary: 'Change the URL, the event types, the description, or pause it (`enabled: false`)',
+  description: 'A disabled endpoint gets no new deliveries, and its pending ones are cancelled.',
+  request: { params: IdParam, body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointSchema } } } },
+  responses: { 200: json(WebhookEndpointSchema, 'The endpoint'), ...problems(400, 401, 404) },
+});
+
+const remove = createRoute({
+  operationId: 'deleteWebhookEndpoint',
+  method: 'delete',
+  path: '/webhook-endpoints/{id}',
+  tags,
+  summary: 'Delete a webhook endpoint, its pending deliveries and its log',
+  request: { params: IdParam },
+  responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 404) },
+});
+
+const rotate = createRoute({
+  operationId: 'rotateWebhookSecret',
+  method: 'post',
+  path: '/webhook-endpoints/{id}/rotate-secret',
+  tags,
+  summary: 'Replace the signing secret',
+  description:
+    'Answers the new secret (shown once). For `gracePeriodSeconds` (default 24 h) deliveries carry two `webhook-signature` entries, one per secret, so a receiver can switch over without missing one. `X-Hub-Signature` uses the new secret at once.',
+  request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: RotateSecretSchema } } } },
+  responses: { 200: json(WebhookEndpointWithSecretSchema, 'The endpoint with its new secret'), ...problems(400, 401, 404) },
+});
+
+const deliveries = createRoute({
+  operationId: 'listWebhookDeliveries',
+  method: 'get',
+  path: '/webhook-endpoints/{id}/deliveries',
+  tags,
+  summary: "The endpoint's delivery log: one entry per attempt, newest first",
+  request: { params: IdParam, query: WebhookListQuery },
+  responses: { 200: json(WebhookAttemptPageSchema, 'A page of attempts'), ...problems(400, 401, 404) },
+});
+
+const test = createRoute({
+  operationId: 'testWebhookEndpoint',
+  method: 'post',
+  path: '/webhook-endpoints/{id}/test',
+  tags,
+  summary: 'Send a signed `webhook.test` event to this endpoint',
+  description: 'Delivered like any event (retries included), whatever the endpoint subscribes to; its outcome shows in the delivery log. A disabled endpoint answers 409.',
+  request: { params: IdParam },
+  responses: { 202: json(DeliveriesCreatedSchema, 'Queued'), ...problems(400, 401, 404, 409) },
+});
+
+export function webhooksApp(deps: Deps) {
+  const { db } = deps.store;
+  return openApiApp()
+    .openapi(create, async (c) => {
+      const row = await createEndpoint(db, deps, c.get('partnerId'), c.req.valid('json'));
+      return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 201);
+    })
+    .openapi(list, async (c) => {
+      const result = await listEndpoints(db, c.get('partnerId'), c.req.valid('query'));
+      return c.json({ data: result.data.map(presentWebhookEndpoint), pagination: result.pagination }, 200);
+    })
+    .openapi(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .openapi(update, async (c) => c.json(presentWebhookEndpoint(await editEndpoint(db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json'))), 200))
+    .openapi(remove, async (c) => {
+      await removeEndpoint(db, c.get('partnerId'), c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .openapi(rotate, async (c) => {
+      const body = c.req.valid('json') as { gracePeriodSeconds?: number } | undefined;
+      const grace = body?.gracePeriodSeconds ?? 86_400;
+      const row = await rotateSecret(db, deps, c.get('partnerId'), c.req.valid('param').id, grace);
+      return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 200);
+    })
+    .openapi(deliveries, async (c) => {
+      const endpoint = await findEndpoint(db, c.get('partnerId'), c.req.valid('param').id);
+      const result = await listAttempts(db, endpoint.id, c.req.valid('query'));
+      return c.json({ data: result.data.map(presentWebhookAttempt), pagination: result.pagination }, 200);
+    })
+    .openapi(test, async (c) => c.json(await sendTestEvent(db, deps, c.get('partnerId'), c.req.valid('param').id), 202));
+}

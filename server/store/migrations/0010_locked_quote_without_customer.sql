@@ -1,0 +1,1 @@
+ALTER TABLE "exchange_rates" ALTER COLUMN "customer_id" DROP NOT NULL;

@@ -1,0 +1,82 @@
+// The countdown of a locked quote, shared by the panel that locked it and the elements that pay with it (checkout, off-ramp).
+import type { ReactiveControllerHost } from 'lit';
+import type { Quote } from '../../contract/exchange-rates';
+import { systemClock, type Clock } from './clock';
+import { CountdownController } from './countdown-controller';
+
+/**
+ * Local deadlines (epoch ms on the system clock) of the locks made on this page, by exchangeRateId: the panel writes
+ * the deadline it counts down to, so the checkout and the off-ramp end at the same instant as the panel does.
+ */
+const deadlines = new Map<string, number>();
+
+export function rememberLockDeadline(exchangeRateId: string, deadline: number): void {
+  deadlines.set(exchangeRateId, deadline);
+}
+
+/**
+ * Where a locked quote ends on this device's clock: the panel's deadline when it was locked here; else the server's
+ * `expiresAt`, but never later than a full lock from now (a device clock running behind must not outlive the lock).
+ */
+export function lockDeadline(quote: Pick<Quote, 'id' | 'expiresAt' | 'createdAt'>, now: number): number | undefined {
+  const known = quote.id ? deadlines.get(quote.id) : undefined;
+  if (known !== undefined) return known;
+  if (!quote.expiresAt) return undefined;
+  const expiresAt = Date.parse(quote.expiresAt);
+  if (!Number.isFinite(expiresAt)) return undefined;
+  const duration = expiresAt - Date.parse(quote.createdAt);
+  return Number.isFinite(duration) && duration > 0 ? Math.min(expiresAt, now + duration) : expiresAt;
+}
+
+/** Seconds left at which a lock is spoken by the elements that pay with it. */
+export const LOCK_THRESHOLDS = [30, 10] as const;
+
+export interface LockWatchOptions {
+  clock?: () => Clock;
+  onThreshold?: (secondsLeft: number) => void;
+  onExpire?: () => void;
+}
+
+/** Follows the lock of the quote an element pays with; `expired` turns true at the deadline and stays until `watch` sees another quote. */
+export class LockWatch {
+  private readonly countdown: CountdownController;
+  private watched: string | undefined;
+
+  constructor(host: ReactiveControllerHost, private readonly options: LockWatchOptions = {}) {
+    this.countdown = new CountdownController(host, {
+      clock: options.clock,
+      thresholds: LOCK_THRESHOLDS,
+      onThreshold: (s) => options.onThreshold?.(s),
+      onExpire: () => options.onExpire?.(),
+    });
+  }
+
+  /** Starts (or keeps) the countdown of this quote's lock; no quote, or a quote without a lock, stops it. */
+  watch(quote: Quote | undefined): void {
+    const key = quote?.id && quote.expiresAt ? `${quote.id}@${quote.expiresAt}` : undefined;
+    if (key === this.watched) return;
+    this.watched = key;
+    const now = (this.options.clock?.() ?? systemClock).now();
+    const deadline = quote && key ? lockDeadline(quote, now) : undefined;
+    if (deadline === undefined) this.countdown.stop();
+    else this.countdown.start(deadline);
+  }
+
+  /** Stops without expiring (the payment exists: the lock was used). */
+  stop(): void {
+    this.watched = undefined;
+    this.countdown.stop();
+  }
+
+  get active(): boolean {
+    return this.countdown.running;
+  }
+
+  get expired(): boolean {
+    return this.countdown.expired;
+  }
+
+  get seconds(): number {
+    return this.countdown.seconds;
+  }
+}

@@ -1,0 +1,246 @@
+// <ramp-widget>: the whole flow in one tag. Onboarding (resuming from the server's state), then buy (quote → lock → PIX
+// checkout) or sell (quote → lock → off-ramp with its bank picker), and the customer's transaction history. The inner
+// components get session, API base and language from it by context, and each is fetched only when its view opens.
+import { ContextProvider } from '@lit/context';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { Quote } from '../../contract/exchange-rates';
+import type { Transaction } from '../../contract/transactions';
+import { defaultApiBase } from '../../client/api-base';
+import { createBffClient } from '../../client/bff-client';
+import { formatInstant, I18nController, type Bundle } from '../../i18n';
+import { RampElement } from '../ramp-element';
+import { themeTokens, visuallyHidden } from '../theme.styles';
+import { controlStyles } from '../controls.styles';
+import { rampContext } from './context';
+import { stepLabelKey } from '../transaction/labels';
+import { css } from 'lit';
+
+export type WidgetView = 'loading' | 'onboarding' | 'home' | 'buy' | 'sell' | 'pay' | 'cash-out' | 'history';
+
+/** Each view's component, fetched when the view first opens. */
+const views: Partial<Record<WidgetView, () => Promise<unknown>>> = {
+  onboarding: () => import('../../elements/onboarding'),
+  home: () => import('../../elements/quote'),
+  buy: () => import('../../elements/quote'),
+  sell: () => import('../../elements/quote'),
+  pay: () => import('../../elements/pix-checkout'),
+  'cash-out': () => import('../../elements/offramp'),
+};
+
+const optionalAttribute = {
+  fromAttribute: (value: string | null) => value ?? '',
+  toAttribute: (value: string) => value || null,
+};
+
+/**
+ * The whole ramp in one element.
+ *
+ * @fires ramp-customer-created - From the onboarding inside; the widget (and every component in it) switches to `detail.session.token` by itself.
+ * @fires ramp-quote-locked - From the quote inside; the widget moves on to the PIX checkout (buy) or the off-ramp (sell).
+ * @fires ramp-transaction-created - From the checkout or off-ramp inside.
+ * @fires ramp-transaction-updated - From the checkout or off-ramp inside, up to SUCCESS or a failure.
+ * @fires ramp-error - From any component inside.
+ * @csspart base - The widget's frame.
+ * @csspart nav - The buy / sell / history buttons.
+ * @csspart history - The list of the customer's transactions.
+ * @cssprop --ramp-widget-background - Background of the widget's frame (default `--ramp-color-surface`).
+ */
+export class RampWidget extends RampElement {
+  static override styles = [
+    themeTokens,
+    visuallyHidden,
+    controlStyles,
+    css`
+      :host { display: block; }
+      /* The frame paints its own surface: the text colour follows the theme, so the page's background cannot be trusted (dark text on a dark page, light on white). */
+      .base { background: var(--ramp-widget-background, var(--_color-surface)); color: var(--_color-text); }
+      .nav { display: flex; gap: 0.5rem; flex-wrap: wrap; margin-block-end: 1rem; }
+      .history { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.5rem; }
+      .history li { display: flex; justify-content: space-between; gap: 1rem; }
+    `,
+  ];
+
+  /** The BFF's URL. Default: `/bff` beside the script's folder. */
+  @property({ attribute: 'api-base' }) apiBase: string = defaultApiBase();
+
+  /** The widget-session token from your backend; replaced by the customer-bound token once onboarding creates the customer. */
+  @property({ reflect: true, converter: optionalAttribute }) session = '';
+
+  /** The language (`en`, `pt-BR`, `es`); default: the page's, then the browser's. */
+  @property({ reflect: true, converter: optionalAttribute }) override lang = '';
+
+  /** `light` or `dark`; when absent, follows `prefers-color-scheme`. Handed to every component inside. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** Show the sandbox "simulate payment" button in the PIX checkout. */
+  @property({ type: Boolean }) sandbox = false;
+
+  /** The amount the quote opens with. */
+  @property() amount = '';
+
+  @state() private view: WidgetView = 'loading';
+  @state() private quote: Quote | undefined;
+  @state() private exchangeRateId = '';
+  @state() private transactions: readonly Transaction[] | undefined;
+
+  private readonly i18n = new I18nController(this);
+  private readonly provider = new ContextProvider(this, { context: rampContext, initialValue: { session: '', apiBase: '', lang: '' } });
+  private probed = '';
+
+  /** The view shown now (`onboarding`, `home`, `buy`, `sell`, `pay`, `cash-out`, `history`). */
+  get currentView(): WidgetView {
+    return this.view;
+  }
+
+  /** The navigation speaks money; while onboarding, only the onboarding's own `core` messages load. */
+  protected override messageBundles(): readonly Bundle[] {
+    return this.view === 'loading' || this.view === 'onboarding' ? ['core'] : ['core', 'money'];
+  }
+
+  protected override pendingCode(): Promise<unknown> | undefined {
+    return views[this.view]?.();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('session') || changed.has('apiBase') || changed.has('lang')) {
+      this.provider.setValue({ session: this.session, apiBase: this.apiBase, lang: this.lang, renew: this.renewForInside });
+    }
+    if (this.session && this.view === 'loading' && this.probed !== this.session) void this.resume();
+  }
+
+  /** A component inside got a 401: renew once for all, and answer once the new token has reached every one of them. */
+  private renewForInside = async (refused?: string): Promise<boolean> => {
+    const renewed = await this.renewSession(refused);
+    if (renewed) await this.updateComplete; // the update hands the new session down (provider.setValue)
+    return renewed;
+  };
+
+  private client() {
+    return createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession });
+  }
+
+  /** Where the customer stands: no customer or not yet approved → onboarding (which resumes its own step); approved → home. */
+  private async resume(): Promise<void> {
+    this.probed = this.session;
+    try {
+      const { customerId } = await this.client().getSession();
+      if (!customerId) return void (this.view = 'onboarding');
+      const customer = await this.client().getCustomer();
+      this.view = customer.verification.status === 'APPROVED' ? 'home' : 'onboarding';
+    } catch {
+      this.view = 'onboarding';
+    }
+  }
+
+  private onCustomerCreated = (event: Event): void => {
+    const token = (event as CustomEvent<{ session: { token: string } }>).detail.session.token;
+    this.session = token; // everything inside follows by context
+  };
+
+  private onVerificationChanged = (event: Event): void => {
+    if ((event as CustomEvent<{ status: string }>).detail.status === 'APPROVED') void this.replaceView('home');
+  };
+
+  private onQuoteLocked = (event: Event): void => {
+    const { quote, exchangeRateId } = (event as CustomEvent<{ quote: Quote; exchangeRateId: string }>).detail;
+    this.quote = quote;
+    this.exchangeRateId = exchangeRateId;
+    void this.replaceView(this.view === 'sell' ? 'cash-out' : 'pay');
+  };
+
+  private onRequote = (): void => {
+    void this.replaceView(this.quote && this.view === 'cash-out' ? 'sell' : 'buy');
+  };
+
+  /**
+   * A view that takes the place of the one the user was in (an approval, a lock, a requote) removes the control that
+   * had focus: focus goes to the new view's heading rather than to the page's body, where a keyboard user would start
+   * over from the top of the partner's page. Focus elsewhere on the page stays where it is.
+   */
+  private async replaceView(view: WidgetView): Promise<void> {
+    const focusInside = Boolean(this.shadowRoot?.activeElement);
+    this.view = view;
+    if (!focusInside) return;
+    await this.updateComplete;
+    const inner = this.renderRoot.querySelector<RampElement>('ramp-onboarding, ramp-quote, ramp-pix-checkout, ramp-offramp');
+    await inner?.updateComplete;
+    inner?.shadowRoot?.querySelector<HTMLElement>('[part~="title"]')?.focus();
+  }
+
+  private async showHistory(): Promise<void> {
+    this.view = 'history';
+    this.transactions = undefined;
+    try {
+      this.transactions = (await this.client().listTransactions({ size: 20 })).data;
+    } catch {
+      this.transactions = [];
+    }
+  }
+
+  protected override render(): TemplateResult {
+    return html`
+      <section
+        part="base"
+        class="base"
+        lang=${this.i18n.locale}
+        @ramp-customer-created=${this.onCustomerCreated}
+        @ramp-verification-changed=${this.onVerificationChanged}
+        @ramp-quote-locked=${this.onQuoteLocked}
+        @ramp-requote-requested=${this.onRequote}
+      >
+        ${this.view === 'loading' || this.view === 'onboarding' ? nothing : this.renderNav()} ${this.renderView()}
+      </section>
+    `;
+  }
+
+  private renderNav(): TemplateResult {
+    const button = (view: WidgetView, label: string, go: () => void) =>
+      html`<button type="button" class="button" data-view=${view} aria-pressed=${this.view === view ? 'true' : 'false'} @click=${go}>${label}</button>`;
+    return html`<nav part="nav" class="nav">
+      ${button('buy', this.i18n.t('quote.direction.buy'), () => (this.view = 'buy'))}
+      ${button('sell', this.i18n.t('quote.direction.sell'), () => (this.view = 'sell'))}
+      ${button('history', this.i18n.t('tx.history'), () => void this.showHistory())}
+    </nav>`;
+  }
+
+  private renderView(): TemplateResult | typeof nothing {
+    const theme = this.theme ?? nothing;
+    switch (this.view) {
+      case 'loading':
+        return html`<p role="status" class="visually-hidden">${this.i18n.t('widget.loading')}</p>`;
+      case 'onboarding':
+        return html`<ramp-onboarding keep-draft theme=${theme}></ramp-onboarding>`;
+      case 'home':
+      case 'buy':
+        return html`<ramp-quote direction="buy" fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
+      case 'sell':
+        return html`<ramp-quote direction="sell" fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
+      case 'pay':
+        return html`<ramp-pix-checkout exchange-rate-id=${this.exchangeRateId} .quote=${this.quote} ?sandbox=${this.sandbox} theme=${theme}></ramp-pix-checkout>`;
+      case 'cash-out':
+        return html`<ramp-offramp exchange-rate-id=${this.exchangeRateId} .quote=${this.quote} theme=${theme}></ramp-offramp>`;
+      case 'history':
+        return this.renderHistory();
+    }
+  }
+
+  private renderHistory(): TemplateResult {
+    if (!this.transactions) return html`<p role="status">${this.i18n.t('tx.history.loading')}</p>`;
+    if (!this.transactions.length) return html`<p>${this.i18n.t('tx.history.empty')}</p>`;
+    return html`<ul class="history" part="history">
+      ${this.transactions.map(
+        (t) => html`<li data-transaction=${t.id}>
+          <span>${formatInstant(t.createdAt, this.i18n.locale)}</span><span data-status=${t.state.status}>${this.i18n.t(stepLabelKey(t.type, t.state.status))}</span>
+        </li>`,
+      )}
+    </ul>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ramp-widget': RampWidget;
+  }
+}

@@ -1,0 +1,88 @@
+// The webhook contract: endpoints a partner registers, the secret shown once, and the delivery log.
+import { z } from '@hono/zod-openapi';
+import { NoControlCharacters, PageQuery, page, Text, Uuid } from './common';
+
+const EVENT_FILTER = /^[a-z][a-z_]*(\.[a-z_]+)*\.?$/;
+
+export const WebhookUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2000)
+  .refine(NoControlCharacters.test, NoControlCharacters.message)
+  .openapi({ description: 'Where events are POSTed. In production it must be https and must not resolve to a private, loopback or link-local address.', example: 'https://partner.example/webhooks/ramp' });
+
+export const EventFilter = Text({ min: 1, max: 80 })
+  .regex(EVENT_FILTER, 'must be an event type such as customer.approved, or a prefix ending in a dot such as onramp.')
+  .openapi({ pattern: '^[a-z][a-z_]*(\\.[a-z_]+)*\\.?$', example: 'customer.' });
+
+const Events = z
+  .array(EventFilter)
+  .min(1)
+  .max(50)
+  .openapi({ description: 'Event types (or prefixes ending in `.`) to receive; omitted: every event.', example: ['customer.', 'onramp.completed'] });
+
+export const CreateWebhookEndpointSchema = z
+  .object({ url: WebhookUrl, events: Events.optional(), description: Text({ max: 200 }).optional() })
+  .strict()
+  .openapi('CreateWebhookEndpoint');
+
+export const UpdateWebhookEndpointSchema = z
+  .object({ url: WebhookUrl.optional(), events: Events.nullable().optional(), description: Text({ max: 200 }).nullable().optional(), enabled: z.boolean().optional() })
+  .strict()
+  .openapi('UpdateWebhookEndpoint');
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: Uuid,
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.string()).nullable().openapi({ description: 'null: every event' }),
+    enabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    previousSecretExpiresAt: z.iso.datetime().nullable().openapi({ description: 'After a rotation: until when deliveries are also signed with the previous secret.' }),
+  })
+  .openapi('WebhookEndpoint');
+
+export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({
+  secret: z.string().openapi({ description: 'Shown only in this answer: `whsec_` + base64 of 32 random bytes (Standard Webhooks).', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+}).openapi('WebhookEndpointWithSecret');
+
+export const RotateSecretSchema = z
+  .object({
+    gracePeriodSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400).openapi({ description: 'How long the old secret keeps signing too (0 to 7 days, default 24 h).' }),
+  })
+  .strict()
+  .openapi('RotateWebhookSecret');
+
+export const WebhookAttemptSchema = z
+  .object({
+    attemptId: Uuid,
+    deliveryId: Uuid,
+    eventId: Uuid,
+    eventType: z.string(),
+    attempt: z.number().int().openapi({ description: '1 for the first attempt of a delivery' }),
+    statusCode: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when no answer came (see `error`)." }),
+    durationMs: z.number().int().nullable(),
+    error: z.string().nullable(),
+    succeeded: z.boolean(),
+    startedAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime().nullable(),
+  })
+  .openapi('WebhookAttempt');
+
+export const WebhookEndpointPageSchema = page(WebhookEndpointSchema).openapi('WebhookEndpointPage');
+export const WebhookAttemptPageSchema = page(WebhookAttemptSchema).openapi('WebhookAttemptPage');
+export const WebhookListQuery = PageQuery;
+
+export const DeliveriesCreatedSchema = z
+  .object({
+    eventId: Uuid,
+    deliveries: z.array(z.object({ deliveryId: Uuid, endpointId: Uuid })),
+  })
+  .openapi('WebhookDeliveriesCreated');
+
+/** Matches an endpoint's filter list against an event type (exact, or prefix ending in a dot). */
+export function eventMatches(filters: readonly string[] | null | undefined, eventType: string): boolean {
+  if (!filters) return true;
+  return filters.some((f) => (f.endsWith('.') ? eventType.startsWith(f) : f === eventType));
+}

@@ -1,0 +1,104 @@
+// A partner's site on another origin for the e2e tests: pages under a strict CSP that load the SDK from the Ramp
+// server, a backend that mints widget sessions, and `/flow.html`, a <ramp-widget> page that renews its session.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { RunningServer } from './support';
+
+/** What a path answers: a script, or a page under the host's CSP. */
+export type HostRoute = { js: string } | { html: string };
+
+export interface Host {
+  origin: string;
+  /** A widget session from the partner's backend: an onboarding one, or one bound to `customerId`. */
+  mintSession(customerId?: string): Promise<string>;
+  /** Every token the backend's `/session` endpoint handed to a page, oldest first. */
+  readonly renewedTokens: readonly string[];
+  close(): Promise<void>;
+}
+
+/** The host's own script: records CSP violations and the Ramp events, and hands the session to the first <ramp-*> on the page. */
+const hostScript = `
+window.violations = [];
+window.rampEvents = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+for (const type of ['ramp-customer-created', 'ramp-error', 'ramp-session-expired']) {
+  document.addEventListener(type, (e) => rampEvents.push({ type, detail: e.detail, target: e.target.localName }));
+}
+`;
+
+/**
+ * The partner's renewal on `/flow.html`: on ramp-session-expired it asks its own backend for a token bound to the
+ * customer (named in the URL, or learnt from ramp-customer-created) and hands it to the element.
+ */
+const flowScript = `
+const q = new URLSearchParams(location.search);
+const widget = document.querySelector('ramp-widget');
+widget.session = q.get('session');
+window.renewals = 0;
+let customerId = q.get('customer');
+widget.addEventListener('ramp-customer-created', (e) => (customerId = e.detail.customer.id));
+widget.addEventListener('ramp-session-expired', (e) => {
+  renewals += 1;
+  e.preventDefault();
+  fetch('/session', { method: 'POST', body: JSON.stringify({ customerId }) })
+    .then((r) => r.json())
+    .then(({ token }) => (widget.session = token));
+});
+`;
+
+export function hostPage(title: string, lang: string, scripts: string[], body: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title>
+${scripts.map((src) => `<script type="module" src="${src}"></script>`).join('\n')}
+</head><body>${body}</body></html>`;
+}
+
+export const sdkUrl = (ramp: RunningServer) => `${ramp.url}/sdk/ramp-widget.js`;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
+/** Starts the host on 127.0.0.1 with `/host.js`, `/flow.html`, `/flow.js`, `POST /session` and the test's own routes. */
+export async function startHost(ramp: RunningServer, routes: Record<string, HostRoute> = {}): Promise<Host> {
+  let origin = '';
+  const renewedTokens: string[] = [];
+  const mintSession = async (customerId?: string): Promise<string> => {
+    const res = await fetch(`${ramp.url}/v2/widget-sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ allowedOrigins: [origin], ...(customerId ? { customerId } : {}) }),
+    });
+    assert.equal(res.status, 201);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const csp = `default-src 'self'; script-src 'self' ${ramp.url}; connect-src 'self' ${ramp.url}; style-src 'self'; img-src 'self' data:`;
+  const all: Record<string, HostRoute> = {
+    '/host.js': { js: hostScript },
+    '/flow.js': { js: flowScript },
+    '/flow.html': { html: hostPage('flow', 'en', ['/host.js', sdkUrl(ramp), '/flow.js'], '<ramp-widget sandbox amount="500"></ramp-widget>') },
+    ...routes,
+  };
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://host').pathname;
+    if (path === '/session' && req.method === 'POST') {
+      const { customerId } = JSON.parse(await readBody(req)) as { customerId?: string };
+      const token = await mintSession(customerId ?? undefined);
+      renewedTokens.push(token);
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
+    }
+    const route = all[path];
+    if (!route) return res.writeHead(path === '/favicon.ico' ? 204 : 404).end();
+    if ('js' in route) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(route.js);
+    res.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': csp }).end(route.html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    origin,
+    mintSession,
+    renewedTokens,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

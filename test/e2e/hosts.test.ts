@@ -1,0 +1,204 @@
+// Partner pages on another origin: <ramp-widget> under a strict CSP with the script loaded twice (only the active
+// language's messages and the first step's chunks fetched), and the components mounted by Vue 3 and React 19 (properties
+// and events), plus an SSR-safe import of the loader.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { taxIdEndingIn } from '../server/harness';
+import { approveOverApi, fund, readApi } from './flows';
+import { type Host, hostPage, sdkUrl, startHost } from './host-page';
+import { launchBrowser, type RunningServer, startServer } from './support';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let ramp: RunningServer;
+let browser: Browser;
+let host: Host;
+let reactBundle = '';
+const tmp = mkdtempSync(join(tmpdir(), 'ramp-hosts-'));
+
+before(async () => {
+  ramp = await startServer({ RAMP_SANDBOX_REVIEW_MS: '200', RAMP_SANDBOX_STEP_MS: '300', RAMP_SANDBOX_BANK_ACCOUNT_MS: '300' });
+  browser = await launchBrowser();
+  // React ships CommonJS: bundle the host's React page the way a partner's build would.
+  const entry = join(root, 'test/e2e/fixtures/react-host.js');
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    publicDir: false,
+    root,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: { outDir: join(tmp, 'react'), emptyOutDir: true, lib: { entry, formats: ['es'], fileName: () => 'react-host.js' }, minify: true },
+  });
+  reactBundle = readFileSync(join(tmp, 'react', 'react-host.js'), 'utf8');
+
+  const sdk = sdkUrl(ramp);
+  host = await startHost(ramp, {
+    '/widget-session.js': { js: `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');` },
+    '/vue.js': { js: readFileSync(join(root, 'node_modules/vue/dist/vue.runtime.esm-browser.prod.js'), 'utf8') },
+    '/vue-host.js': {
+      js: `import { createApp, h } from '/vue.js';
+        const session = new URLSearchParams(location.search).get('session');
+        createApp({ render: () => h('ramp-quote', { session, direction: 'sell', amount: '100', onRampError: (e) => (window.vueSawError = e.detail.code) }) }).mount('#app');`,
+    },
+    '/react-host.js': { js: reactBundle },
+    // The SDK twice (a second URL is a second copy of the loader): harmless.
+    '/widget.html': { html: hostPage('widget', 'pt-BR', ['/host.js', sdk, `${sdk}?copy=2`, '/widget-session.js'], '<ramp-widget></ramp-widget>') },
+    '/vue.html': { html: hostPage('vue', 'en', ['/host.js', sdk, '/vue-host.js'], '<div id="app"></div>') },
+    '/react.html': { html: hostPage('react', 'en', ['/host.js', sdk, '/react-host.js'], '<div id="app"></div>') },
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await ramp?.stop();
+  await host?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<{ page: Page; sdkFiles: string[]; errors: string[] }> {
+  const page = await browser.newPage();
+  const sdkFiles: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => r.url().startsWith(`${ramp.url}/sdk/`) && sdkFiles.push(new URL(r.url()).pathname.slice(5)));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+  await page.goto(`${host.origin}${path}?session=${encodeURIComponent(await host.mintSession())}`);
+  return { page, sdkFiles, errors };
+}
+
+describe('host pages on another origin', () => {
+  test('strict CSP, script loaded twice: <ramp-widget> onboards in pt-BR and switches to the bound session by itself', async () => {
+    const { page, sdkFiles, errors } = await open('/widget.html');
+    await page.waitForSelector('ramp-widget ramp-onboarding #name', { timeout: 20_000 });
+    assert.equal((await page.textContent('ramp-widget ramp-onboarding #title'))?.trim(), 'Abra sua conta');
+    // Only what the first step needs: no English, no money or KYC messages, no checkout or off-ramp code.
+    assert.ok(sdkFiles.some((f) => f.startsWith('messages-pt-BR-core-')), sdkFiles.join(' '));
+    for (const unwanted of ['messages-en-', 'messages-pt-BR-money-', 'messages-pt-BR-kyc-', 'pix-checkout-', 'offramp-', 'kyc-steps-']) {
+      assert.ok(!sdkFiles.some((f) => f.startsWith(unwanted)), `${unwanted} was fetched for the first step: ${sdkFiles.join(' ')}`);
+    }
+
+    await page.click('ramp-widget ramp-onboarding [data-testid=type-INDIVIDUAL]');
+    await page.fill('ramp-widget ramp-onboarding #name', 'Ana Souza');
+    await page.locator('ramp-widget ramp-onboarding #taxId').pressSequentially(taxIdEndingIn('cpf', 0));
+    await page.fill('ramp-widget ramp-onboarding #birthDate', '1990-05-17');
+    await page.locator('ramp-widget ramp-onboarding [data-testid=submit]').press('Enter');
+    await page.waitForFunction(() => (window as unknown as { rampEvents: { type: string }[] }).rampEvents.some((e) => e.type === 'ramp-customer-created'), null, {
+      timeout: 20_000,
+    });
+    const { widgetSession, bound } = await page.evaluate(() => {
+      const created = (window as unknown as { rampEvents: { type: string; detail: { session: { token: string } } }[] }).rampEvents.find((e) => e.type === 'ramp-customer-created')!;
+      return { widgetSession: document.querySelector('ramp-widget')!.session, bound: created.detail.session.token };
+    });
+    assert.equal(widgetSession, bound, 'the widget adopted the customer-bound token');
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('Vue 3 mounts <ramp-quote> with properties and listens to its events', async () => {
+    const { page, errors } = await open('/vue.html');
+    await page.waitForSelector('ramp-quote [part~="title"]', { timeout: 20_000 });
+    assert.match((await page.textContent('ramp-quote [part~="title"]')) ?? '', /Sell/);
+    // An onboarding session has no customer to quote for (the BFF answers 404 to the quote and to the pre-lock eligibility read):
+    // the element says so with ramp-error, which Vue hears.
+    await page.waitForFunction(() => (window as unknown as { vueSawError?: string }).vueSawError, null, { timeout: 20_000 });
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors.filter((e) => !/status of 404|^404 .*\/bff\/(exchange-rates|customer\?include=[a-z,]+)$/.test(e)), []);
+    await page.close();
+  });
+
+  test('React 19 mounts <ramp-quote> with properties and listens to its events', async () => {
+    const { page, errors } = await open('/react.html');
+    await page.waitForSelector('ramp-quote [part~="title"]', { timeout: 20_000 });
+    assert.match((await page.textContent('ramp-quote [part~="title"]')) ?? '', /Sell/);
+    await page.waitForFunction(() => (window as unknown as { reactSawError?: string }).reactSawError, null, { timeout: 20_000 });
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors.filter((e) => !/status of 404|^404 .*\/bff\/(exchange-rates|customer\?include=[a-z,]+)$/.test(e)), []);
+    await page.close();
+  });
+
+  test('importing the loader where there is no DOM (server rendering) does nothing and throws nothing', async () => {
+    const loader = await import('../../src/loader');
+    assert.ok(loader.rampTags.includes('ramp-widget'));
+  });
+
+  test('<ramp-widget> resumes an approved customer, renews a refused session once, buys by PIX and sells to a new bank account, both to SUCCESS', async () => {
+    const ownCpf = taxIdEndingIn('cpf', 0);
+    const created = await fetch(`${ramp.url}/v2/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Bia Lima', taxId: ownCpf, birthDate: '1988-02-03' }),
+    });
+    assert.equal(created.status, 201);
+    const customerId = ((await created.json()) as { id: string }).id;
+    await approveOverApi(ramp, customerId);
+    const session = await host.mintSession(customerId);
+    const p = await browser.newPage();
+    const errors: string[] = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    await p.goto(`${host.origin}/flow.html?session=${encodeURIComponent(session)}&customer=${customerId}`);
+    const w = 'ramp-widget';
+    await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
+
+    // The session stops working (revoked, expired): the next quote gets a 401, the partner's backend hands a new token once.
+    await p.evaluate(() => (document.querySelector('ramp-widget')!.session = 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.invalid'));
+    await p.waitForFunction(() => (window as unknown as { renewals: number }).renewals === 1, null, { timeout: 20_000 });
+    await p.waitForFunction((token) => document.querySelector('ramp-widget')!.session === token, host.renewedTokens[0], { timeout: 10_000 });
+    await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
+
+    await p.click(`${w} ramp-quote [data-testid=time-lock-1m]`);
+    await p.click(`${w} ramp-quote [data-testid=lock]`);
+    await p.waitForSelector(`${w} ramp-pix-checkout #purpose`, { timeout: 20_000 });
+    await p.selectOption(`${w} ramp-pix-checkout #purpose`, 'INVESTMENT');
+    await p.click(`${w} ramp-pix-checkout [data-testid="create-payment"]`);
+    await p.waitForSelector(`${w} ramp-pix-checkout [data-testid="payment"]`, { timeout: 20_000 });
+    await p.click(`${w} ramp-pix-checkout [data-testid="simulate-payment"]`);
+    await p.waitForSelector(`${w} ramp-pix-checkout [data-testid="success"]`, { timeout: 30_000 });
+    const txId = (await p.textContent(`${w} ramp-pix-checkout [data-testid="reference"]`))?.trim() ?? '';
+    assert.equal((await readApi(ramp, `/v2/transactions/${txId}`)).state.status, 'SUCCESS');
+
+    // Sell: the nav's Sell, a locked sell quote, a new PIX bank account, the payout.
+    await fund(ramp, customerId, '100');
+    const o = `${w} ramp-offramp`;
+    await p.click(`${w} [data-view="sell"]`);
+    await p.fill(`${w} ramp-quote [data-testid=amount-pay]`, '25');
+    await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
+    await p.click(`${w} ramp-quote [data-testid=time-lock-5m]`);
+    await p.click(`${w} ramp-quote [data-testid=lock]`);
+    await p.click(`${o} [data-testid="add-account"]`, { timeout: 20_000 });
+    await p.click(`${o} [data-testid="rail-PIX"]`);
+    await p.fill(`${o} #bank-name`, 'Minha conta');
+    await p.selectOption(`${o} #bank-keyType`, 'EVP');
+    await p.fill(`${o} #bank-keyValue`, '123e4567-e12b-42d3-a456-426614174000');
+    await p.click(`${o} [data-testid="holder-INDIVIDUAL"]`);
+    await p.selectOption(`${o} #bank-relationship`, 'SELF');
+    await p.fill(`${o} #bank-holderName`, 'Bia Lima');
+    // A SELF account's holder is the customer: the same CPF (the service refuses any other).
+    await p.locator(`${o} #bank-taxId`).pressSequentially(ownCpf);
+    await p.fill(`${o} #bank-line1`, 'Av. Paulista, 1000');
+    await p.fill(`${o} #bank-city`, 'São Paulo');
+    await p.fill(`${o} #bank-state`, 'SP');
+    await p.fill(`${o} #bank-postalCode`, '01310-100');
+    await p.click(`${o} [data-testid="save-account"]`);
+    await p.waitForSelector(`${o} [data-testid="account"][data-status="APPROVED"]`, { timeout: 20_000 });
+    await p.selectOption(`${o} #offramp-purpose`, 'PERSONAL_ACCOUNT');
+    await p.click(`${o} [data-testid="confirm-payout"]`);
+    await p.waitForSelector(`${o} [data-testid="success"]`, { timeout: 30_000 });
+    const { data } = await readApi(ramp, `/v2/transactions?customerId=${customerId}&type=OFF_RAMP`);
+    assert.equal(data[0].state.status, 'SUCCESS');
+
+    // History lists both.
+    await p.click(`${w} [data-view="history"]`);
+    await p.waitForFunction(() => document.querySelector('ramp-widget')!.shadowRoot!.querySelectorAll('[data-transaction]').length === 2, null, { timeout: 10_000 });
+    assert.equal(await p.evaluate(() => (window as unknown as { renewals: number }).renewals), 1);
+    assert.deepEqual(await p.evaluate(() => (window as unknown as { violations: string[] }).violations), []);
+    assert.deepEqual(errors, []);
+    await p.close();
+  });
+});

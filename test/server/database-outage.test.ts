@@ -1,0 +1,82 @@
+// Issue 9 item 16: a dropped or unreachable database never takes the process down; requests answer 503
+// DATABASE_UNAVAILABLE with Retry-After quickly while it is away, /readyz says so, and service resumes by itself.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openStore, type Store } from '../../server/store/db';
+import { client, individual, startTestServer, type TestServer } from './harness';
+import { startTcpProxy, type TcpProxy, viaProxy } from './support/tcp-proxy';
+
+const url = process.env.DATABASE_URL;
+const skip = url ? false : 'needs PostgreSQL (DATABASE_URL): PGlite is in-process, it has no connection to lose';
+
+describe('database outages', { skip }, () => {
+  const schema = `ramp_outage_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const appName = `ramp_outage_${process.pid}`;
+  let proxy: TcpProxy;
+  let store: Store;
+  let server: TestServer;
+
+  before(async () => {
+    const u = new URL(url!);
+    proxy = await startTcpProxy({ host: u.hostname, port: Number(u.port || 5432) });
+    store = await openStore({ databaseUrl: viaProxy(url!, proxy.port, { application_name: appName }), schema, connectTimeoutMs: 1000, statementTimeoutMs: 5000 });
+    server = await startTestServer({}, { store });
+  });
+  after(async () => {
+    await server?.close();
+    await store?.close();
+    await proxy?.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  test('the pool sets the statement timeout', async () => {
+    const res = await store.db.execute(sql`SHOW statement_timeout`);
+    assert.equal((res as unknown as { rows: { statement_timeout: string }[] }).rows[0]!.statement_timeout, '5s');
+  });
+
+  test('terminating every backend of the pool: the process stays up and the next request works', async () => {
+    const api = client(server, server.apiKey);
+    // Several connections in the pool, idle.
+    await Promise.all(Array.from({ length: 4 }, () => api.get('/v2/customers')));
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const { rows } = await admin.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [appName]);
+    await admin.end();
+    assert.ok(rows.length >= 1, 'terminated some backends');
+    await new Promise((r) => setTimeout(r, 200)); // the idle clients hear of it (an 'error' event each)
+    const res = await api.post('/v2/customers', individual());
+    assert.ok([201, 503].includes(res.status), res.text);
+    if (res.status === 503) assert.equal((await api.post('/v2/customers', individual())).status, 201);
+    assert.equal((await api.get('/readyz')).status, 200);
+  });
+
+  test('with the database cut off: 503 DATABASE_UNAVAILABLE with Retry-After, quickly; /readyz 503; success once it is back', async () => {
+    const api = client(server, server.apiKey);
+    assert.equal((await api.get('/v2/customers')).status, 200);
+    proxy.cut();
+    try {
+      const started = Date.now();
+      const res = await api.post('/v2/customers', individual());
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.code, 'DATABASE_UNAVAILABLE');
+      assert.match(res.headers.get('content-type') ?? '', /problem\+json/);
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+      assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`);
+      const ready = await api.get('/readyz');
+      assert.equal(ready.status, 503);
+      assert.equal(ready.body.status, 'unavailable');
+      assert.equal((await api.get('/healthz')).status, 200);
+    } finally {
+      proxy.restore();
+    }
+    const back = await api.post('/v2/customers', individual());
+    assert.equal(back.status, 201, back.text);
+    assert.equal((await api.get('/readyz')).status, 200);
+  });
+});

@@ -1,0 +1,98 @@
+// Issue 9 items 1 (last resort) and 18: an error nobody caught is logged and the process keeps serving; on SIGTERM
+// the server stops accepting, finishes the request in flight, closes the pool and exits 0.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import pg from 'pg';
+import { generateApiKey } from '../../server/domain/api-keys';
+import { individual } from './harness';
+
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+/** Starts `args` under node; resolves with the port from the first stdout line that has one. */
+function start(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /"port":(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.stderr!.on('data', (d) => (out += d));
+    void exited.then((code) => reject(new Error(`exited ${code} before listening: ${out}`)));
+  });
+  return { child, port, exited, output: () => out };
+}
+
+test('an uncaught exception and an unhandled rejection are logged; the process keeps serving', async () => {
+  const s = start(['test/server/support/guarded-server.ts']);
+  const base = `http://127.0.0.1:${await s.port}`;
+  for (const path of ['/throw', '/reject']) {
+    await fetch(base + path).then((r) => r.text()).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await (await fetch(`${base}/ping`)).text(), 'ok', `alive after ${path}`);
+  }
+  assert.equal(s.child.exitCode, null);
+  const lines = s.output().split('\n').filter((l) => l.startsWith('{"level"'));
+  assert.ok(lines.some((l) => l.includes('uncaught exception; the process keeps serving') && l.includes('thrown outside any handler')), s.output());
+  assert.ok(lines.some((l) => l.includes('unhandled promise rejection; the process keeps serving') && l.includes('rejected with no catch')), s.output());
+  s.child.kill('SIGTERM');
+  assert.equal(await s.exited, 0);
+});
+
+test('SIGTERM during a slow request: it completes, then the process exits 0', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ramp-shutdown-'));
+  const schema = `ramp_shutdown_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const url = process.env.DATABASE_URL;
+  t.after(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+  const apiKey = generateApiKey('sandbox');
+  const s = start(['server/main.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RAMP_API_KEY: apiKey,
+    RAMP_DATA_DIR: dataDir,
+    RAMP_SHUTDOWN_GRACE_MS: '10000',
+    ...(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema } : {}),
+  });
+  const port = await s.port;
+  const body = Buffer.from(JSON.stringify(individual()));
+  // Half the body now, the rest after SIGTERM: the request is in flight while the server is told to stop.
+  const res = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v2/customers', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': body.length } }, (r) => {
+      let text = '';
+      r.on('data', (d) => (text += d));
+      r.on('end', () => resolve({ status: r.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.write(body.subarray(0, 20));
+    setTimeout(() => {
+      s.child.kill('SIGTERM');
+      setTimeout(() => req.end(body.subarray(20)), 500);
+    }, 300);
+  });
+  const answered = await res;
+  assert.equal(answered.status, 201, answered.text);
+  assert.equal(await s.exited, 0, s.output());
+  assert.match(s.output(), /"msg":"stopped"/);
+  // New connections were refused while draining.
+  await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});
