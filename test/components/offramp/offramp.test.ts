@@ -18,6 +18,7 @@ import {
   type MoneyBackendOptions,
 } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
+import { expectFocus } from '../support/focus';
 
 // ── helpers ──
 
@@ -170,7 +171,7 @@ describe('<ramp-offramp>', () => {
       await sendKeys({ press: 'ArrowDown' });
       await sendKeys({ press: 'ArrowDown' });
       await sendKeys({ press: 'Tab' });
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, testid('confirm-payout')));
+      expectFocus(el.shadowRoot!.activeElement, part(el, testid('confirm-payout')));
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => log.entries.some((e) => e.method === 'POST'), 'the payout POST');
       expect(log.entries.find((e) => e.method === 'POST')!.body).to.deep.include({ bankAccountId: list[1]!.id, purpose: 'INVESTMENT' });
@@ -198,11 +199,11 @@ describe('<ramp-offramp>', () => {
       expect(accountNames(el)).to.deep.equal(['Account 3', 'Account 2', 'Account 1']);
       expect($<HTMLButtonElement>(el, testid('accounts-next')).disabled).to.equal(true);
       // The pressed button went disabled: focus went to the list rather than being lost.
-      expect(el.shadowRoot!.activeElement).to.equal(radio(el, accounts(23)[2]!));
+      expectFocus(el.shadowRoot!.activeElement, radio(el, accounts(23)[2]!));
 
       $(el, testid('accounts-previous')).click();
       await waitUntil(() => accountNames(el)[0] === 'Account 13', 'back to the second page');
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, testid('accounts-previous')));
+      expectFocus(el.shadowRoot!.activeElement, part(el, testid('accounts-previous')));
     });
 
     it('the picked account stays picked after paging away from it, and is the one paid', async () => {

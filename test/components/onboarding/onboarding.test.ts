@@ -7,6 +7,7 @@ import type { RampCustomerCreatedEvent, RampErrorEvent } from '../../../src/even
 import { http, HttpResponse } from 'msw';
 import { bffScenarios, createCustomerInvalid, mockIds, problemResponse, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
+import { expectFocus } from '../support/focus';
 
 const VALID_CPF = '52998224725';
 const VALID_CNPJ = '11222333000181';
@@ -49,7 +50,7 @@ async function leave(el: RampOnboarding): Promise<void> {
 /** Tab until the control matching `selector` has focus. */
 async function tabTo(el: RampOnboarding, selector: string): Promise<void> {
   for (let i = 0; i < 12 && focused(el) !== part(el, selector); i++) await sendKeys({ press: 'Tab' });
-  expect(focused(el), `focus should reach ${selector}`).to.equal(part(el, selector));
+  expectFocus(focused(el), part(el, selector), `focus should reach ${selector}`);
 }
 
 async function mount(template = html`<ramp-onboarding session="onboarding-token" api-base="/bff" lang="en"></ramp-onboarding>`) {
@@ -582,7 +583,7 @@ describe('<ramp-onboarding>', () => {
       await el.updateComplete;
       wrapper.querySelector<HTMLButtonElement>('#before')!.focus();
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[data-testid="type-INDIVIDUAL"]'));
+      expectFocus(focused(el), part(el, '[data-testid="type-INDIVIDUAL"]'));
       await sendKeys({ press: 'ArrowRight' });
       await el.updateComplete;
       expect($(el, '[data-testid="type-BUSINESS"]').checked, 'arrow keys move through the radio group').to.equal(true);
@@ -603,7 +604,7 @@ describe('<ramp-onboarding>', () => {
       await tabTo(el, '#email');
       await sendKeys({ type: 'ana@example.com' });
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[part="submit"]'));
+      expectFocus(focused(el), part(el, '[part="submit"]'));
       await sendKeys({ press: 'Enter' });
       await succeeded(el);
       expect(log.last!.body).to.deep.equal({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: VALID_CPF, birthDate: '1990-05-17', country: 'BRA', email: 'ana@example.com' });

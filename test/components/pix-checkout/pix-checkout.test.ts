@@ -18,6 +18,7 @@ import {
 import { startMockBff, worker } from '../support/mock-bff';
 import { readQrCode } from '../support/qr-reader';
 import { rememberLockDeadline } from '../../../src/components/quote/lock-watch';
+import { expectFocus } from '../support/focus';
 
 // ── helpers ──
 
@@ -106,7 +107,7 @@ describe('<ramp-pix-checkout>', () => {
       expect(select.getAttribute('aria-invalid')).to.equal('true');
       expect(select.getAttribute('aria-describedby')).to.equal('purpose-error');
       expect(text(el, '#purpose-error')).to.equal('Choose the purpose of this payment.');
-      expect(el.shadowRoot!.activeElement).to.equal(select);
+      expectFocus(el.shadowRoot!.activeElement, select);
       expect($(el, 'label[for="purpose"]').textContent).to.contain('Purpose of the payment');
       expect(log.entries.filter((e) => e.method === 'POST')).to.have.length(0);
       await expect(el).to.be.accessible();
@@ -132,15 +133,15 @@ describe('<ramp-pix-checkout>', () => {
       await el.updateComplete;
       expect($<HTMLSelectElement>(el, '#purpose').value).to.equal('INVESTMENT');
       await sendKeys({ press: 'Tab' });
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, testid('create-payment')));
+      expectFocus(el.shadowRoot!.activeElement, part(el, testid('create-payment')));
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => part(el, testid('payment')), 'the payment panel', { timeout: 4_000 });
       // Focus moved to the new panel's heading, so the next Tab starts from there rather than from the page's top.
       await waitUntil(() => el.shadowRoot!.activeElement === part(el, '#phase-title'), 'focus on the payment heading');
       for (let i = 0; i < 6 && el.shadowRoot!.activeElement !== part(el, testid('copy')); i++) await sendKeys({ press: 'Tab' });
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, testid('copy')));
+      expectFocus(el.shadowRoot!.activeElement, part(el, testid('copy')));
       for (let i = 0; i < 6 && el.shadowRoot!.activeElement !== part(el, testid('simulate-payment')); i++) await sendKeys({ press: 'Tab' });
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, testid('simulate-payment')));
+      expectFocus(el.shadowRoot!.activeElement, part(el, testid('simulate-payment')));
       await sendKeys({ press: 'Space' });
       await waitUntil(() => log.entries.some((e) => e.url.endsWith('/pay')), 'the pay request');
     });
@@ -287,7 +288,7 @@ describe('<ramp-pix-checkout>', () => {
         $(el, testid('copy')).click();
         await waitUntil(() => statusText(el)?.startsWith('The code is selected'), 'the manual-copy hint');
         const field = $<HTMLTextAreaElement>(el, '#brcode');
-        expect(el.shadowRoot!.activeElement).to.equal(field);
+        expectFocus(el.shadowRoot!.activeElement, field);
         expect(field.selectionStart).to.equal(0);
         expect(field.selectionEnd).to.equal(field.value.length);
       } finally {
@@ -368,7 +369,7 @@ describe('<ramp-pix-checkout>', () => {
       expect(link.href).to.equal(el.transaction!.state.receipt!.blockExplorerUrl);
       expect(link.target).to.equal('_blank');
       expect(link.rel).to.contain('noopener');
-      expect(el.shadowRoot!.activeElement).to.equal(part(el, '#phase-title'));
+      expectFocus(el.shadowRoot!.activeElement, part(el, '#phase-title'));
       await expect(el).to.be.accessible();
     });
 

@@ -18,6 +18,7 @@ import {
 import { systemClock } from '../../../src/components/quote/clock';
 import { FakeClock } from '../support/fake-clock';
 import { startMockBff, worker } from '../support/mock-bff';
+import { expectFocus } from '../support/focus';
 
 // ── helpers ──
 
@@ -940,7 +941,7 @@ describe('<ramp-quote>', () => {
       await visible(el);
       wrapper.querySelector<HTMLButtonElement>('#before')!.focus();
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[data-testid="direction-buy"]'));
+      expectFocus(focused(el), part(el, '[data-testid="direction-buy"]'));
       await sendKeys({ press: 'Tab' });
       expect(focused(el)?.id).to.equal('pay-amount');
       await sendKeys({ type: '500' });
@@ -951,19 +952,21 @@ describe('<ramp-quote>', () => {
       await sendKeys({ press: 'Tab' }); // network
       expect(focused(el)?.id).to.equal('blockchain');
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[data-testid="time-lock-30s"]'));
+      expectFocus(focused(el), part(el, '[data-testid="time-lock-30s"]'));
       await sendKeys({ press: 'ArrowRight' });
       await el.updateComplete;
       expect($(el, '[data-testid="time-lock-1m"]').checked, 'arrow keys move through the lock windows').to.equal(true);
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[data-testid="lock"]'));
+      expectFocus(focused(el), part(el, '[data-testid="lock"]'));
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => part(el, '[data-testid="locked"]'), 'locked');
       expect(bodies(log).at(-1)).to.include({ type: 'LOCKED', sourceAmount: '500', timeLock: '1m' });
       await el.updateComplete;
       expect(focused(el)?.id).to.equal('locked-title');
       await sendKeys({ press: 'Tab' });
-      expect(focused(el)).to.equal(part(el, '[data-testid="release"]'));
+      expectFocus(focused(el), part(el, '[part="reference"] summary'), 'the quote id for support, behind its disclosure');
+      await sendKeys({ press: 'Tab' });
+      expectFocus(focused(el), part(el, '[data-testid="release"]'));
     });
   });
 

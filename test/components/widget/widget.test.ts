@@ -7,6 +7,7 @@ import type { RampOnboarding } from '../../../src/components/onboarding/onboardi
 import { RampQuoteLockedEvent } from '../../../src/events/quote-locked';
 import { RampVerificationChangedEvent } from '../../../src/events/verification-changed';
 import { mockBuyQuote } from '../mocks/money-scenarios';
+import { expectFocus } from '../support/focus';
 
 type Answer = { status: number; body: unknown };
 const realFetch = window.fetch;
@@ -131,7 +132,7 @@ describe('<ramp-widget>', () => {
     el.shadowRoot!.querySelector('ramp-onboarding')!.dispatchEvent(new RampVerificationChangedEvent({ customerId: 'c-1', status: 'APPROVED' }));
     await waitUntil(() => el.shadowRoot!.querySelector('ramp-quote'), 'should show the quote', { timeout: 4000 });
     await el.shadowRoot!.querySelector('ramp-quote')!.updateComplete;
-    expect(document.activeElement).to.equal(outside);
+    expectFocus(document.activeElement, outside);
   });
 
   it('with session-url, a refused session is renewed from the partner backend without an event', async () => {
