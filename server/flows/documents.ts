@@ -21,6 +21,16 @@ const Fields = z.object({
   associatedPartyId: z.uuid().optional(),
 });
 
+/**
+ * The requirements DESIGN.md lists that no upload satisfies. Every other requirement is named by a document type, so
+ * `type=<requirement name>` uploads it; these say where they are met instead.
+ */
+const NOT_A_DOCUMENT: Record<string, string> = {
+  ADDITIONAL_INFORMATION: 'send it with PATCH /v2/customers/{id}/additional-information',
+  ASSOCIATED_PARTIES: 'add the owners and directors with POST /v2/customers/{id}/associated-parties',
+  LIVENESS: 'the customer takes a selfie on the hosted verification page (verification.link)',
+};
+
 type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 
 /** An upload as the multipart reader hands it over: the fields, and the file staged (not yet published) in the store. */
@@ -68,6 +78,8 @@ export async function assertCanReceive(db: Db, config: Config, c: CustomerRow | 
 
 /** Checks the upload's fields against the customer: type, side, country, party. */
 export async function checkFields(tx: Db, c: CustomerRow, fields: Record<string, string>, opts: { allowSelfie: boolean }) {
+  const step = fields.type === undefined ? undefined : NOT_A_DOCUMENT[fields.type];
+  if (step) throw invalid([{ path: 'type', message: `${fields.type} is a requirement met without a document: ${step}` }]);
   const parsed = Fields.safeParse(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== '')));
   const issues: FieldIssue[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? '(body)'), message: i.code === 'invalid_type' ? 'is required' : i.message }));
   if (!parsed.success) throw invalid(issues);

@@ -20,7 +20,7 @@ const uploadDoc = createRoute({
   tags: ['Verification'],
   summary: 'Upload one document',
   description:
-    'multipart/form-data with `file` (JPG, PNG or PDF, recognised by its bytes; at most 50 MB), `type`, `side` (required for ID_CARD and DRIVERS_LICENSE: front and back are separate uploads; ignored on other types), `country` (alpha-3) and `associatedPartyId` for a party\'s document. Send the fields before the file. Additional information must be sent first (409 otherwise). A customer keeps at most 200 documents and 500 MB by default (409 `DOCUMENT_QUOTA_EXCEEDED`). After a TEMPORARY_REJECTION, uploading the corrected documents resumes review by itself.',
+    'multipart/form-data with `file` (JPG, PNG or PDF, recognised by its bytes; at most 50 MB), `type`, `side` (required for ID_CARD and DRIVERS_LICENSE: front and back are separate uploads; ignored on other types), `country` (alpha-3) and `associatedPartyId` for a party\'s document. Send the fields before the file. Additional information must be sent first (409 otherwise). A customer keeps at most 200 documents and 500 MB by default (409 `DOCUMENT_QUOTA_EXCEEDED`). After a TEMPORARY_REJECTION, uploading the corrected documents resumes review by itself. Every requirement but ADDITIONAL_INFORMATION, ASSOCIATED_PARTIES and LIVENESS is named by a document type and uploaded as `type=<name>`; those three are met elsewhere, and a 400 on `type` says where.',
   request: { params: CustomerIdParam },
   responses: {
     201: { description: 'The document record', content: { 'application/json': { schema: DocumentSchema } } },

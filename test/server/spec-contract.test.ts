@@ -184,6 +184,25 @@ describe('requirements and documents as the spec names them', () => {
     assert.deepEqual(docs[0].acceptedTypes, ['ID_CARD', 'PASSPORT', 'DRIVERS_LICENSE']);
   });
 
+  test('the requirements met without a document (DESIGN.md lists them) answer an upload with where they are met, naming type', async () => {
+    const { api, apiKey } = await newPartner(server);
+    const { body: person } = await api.post('/v2/customers', individual());
+    await api.patch(`/v2/customers/${person.id}/additional-information`, individualInfo());
+    const steps = person.requirements.map((r: { name: string }) => r.name).filter((n: string) => !DOCUMENT_TYPES.includes(n));
+    assert.deepEqual(steps, ['ADDITIONAL_INFORMATION', 'LIVENESS']);
+    const where: Record<string, RegExp> = {
+      ADDITIONAL_INFORMATION: /PATCH \/v2\/customers\/\{id\}\/additional-information/,
+      LIVENESS: /hosted verification page/,
+      ASSOCIATED_PARTIES: /POST \/v2\/customers\/\{id\}\/associated-parties/,
+    };
+    for (const type of [...steps, 'ASSOCIATED_PARTIES']) {
+      const res = await upload(server, apiKey, person.id, { type });
+      assert.equal(res.status, 400, res.text);
+      const error = res.body.errors.find((e: { path: string }) => e.path === 'type');
+      assert.match(error.message, where[type]!, type);
+    }
+  });
+
   test('an ID card needs both sides: the front alone leaves the requirement NOT_SENT and review unstarted; the back starts it', async () => {
     const { api, apiKey } = await newPartner(server);
     const { body: c } = await api.post('/v2/customers', individual({ taxId: taxIdEndingIn('cpf', 0) }));
