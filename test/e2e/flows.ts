@@ -29,6 +29,24 @@ async function api(server: RunningServer, method: string, path: string, body?: u
 }
 
 /** What the partner's backend and the hosted page would do: information, documents, liveness, then approval by the sandbox. */
+/** The onboarding's additional-information step, filled as a Brazilian employee would; `o` is the onboarding's selector. */
+export async function fillIndividualInformation(page: Page, o = 'ramp-onboarding'): Promise<void> {
+  await page.fill(`${o} #info-phone`, '+5511987654321');
+  await page.selectOption(`${o} #info-address-country`, 'BRA').catch(() => page.fill(`${o} #info-address-country`, 'BRA'));
+  await page.fill(`${o} #info-address-line1`, 'Av. Paulista, 1000');
+  await page.fill(`${o} #info-address-city`, 'São Paulo');
+  await page.fill(`${o} #info-address-state`, 'SP');
+  await page.fill(`${o} #info-address-postalCode`, '01310-100');
+  await page.fill(`${o} #info-monthlyVolumeInUSD`, '2500');
+  await page.fill(`${o} #info-transactionVolumeInUSD`, '500');
+  await page.check(`${o} [data-testid=jurisdictions-BRA]`);
+  await page.check(`${o} [data-testid=involvedActivities-NONE]`);
+  await page.check(`${o} [data-testid=transactionCounterparties-SELF]`);
+  await page.selectOption(`${o} #info-professionalSituation`, 'EMPLOYEE');
+  await page.fill(`${o} #info-professionalOccupation`, 'Engineer');
+  await page.selectOption(`${o} #info-sourceOfFunds`, 'EMPLOYMENT').catch(() => page.fill(`${o} #info-sourceOfFunds`, 'EMPLOYMENT'));
+}
+
 export async function approveOverApi(server: RunningServer, customerId: string): Promise<void> {
   await api(server, 'PATCH', `/v2/customers/${customerId}/additional-information`, individualInfo());
   for (const [fields, bytes] of [

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { JPG, PDF, PNG } from '../server/kyc-helpers';
-import { createCustomerOnDemo, readApi } from './flows';
+import { createCustomerOnDemo, fillIndividualInformation, readApi } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
 let server: RunningServer;
@@ -38,20 +38,7 @@ describe('KYC on the demo page', () => {
     const o = 'ramp-onboarding';
 
     await page.waitForSelector(`${o} [data-step=info]`);
-    await page.fill(`${o} #info-phone`, '+5511987654321');
-    await page.selectOption(`${o} #info-address-country`, 'BRA').catch(() => page.fill(`${o} #info-address-country`, 'BRA'));
-    await page.fill(`${o} #info-address-line1`, 'Av. Paulista, 1000');
-    await page.fill(`${o} #info-address-city`, 'São Paulo');
-    await page.fill(`${o} #info-address-state`, 'SP');
-    await page.fill(`${o} #info-address-postalCode`, '01310-100');
-    await page.fill(`${o} #info-monthlyVolumeInUSD`, '2500');
-    await page.fill(`${o} #info-transactionVolumeInUSD`, '500');
-    await page.check(`${o} [data-testid=jurisdictions-BRA]`);
-    await page.check(`${o} [data-testid=involvedActivities-NONE]`);
-    await page.check(`${o} [data-testid=transactionCounterparties-SELF]`);
-    await page.selectOption(`${o} #info-professionalSituation`, 'EMPLOYEE');
-    await page.fill(`${o} #info-professionalOccupation`, 'Engineer');
-    await page.selectOption(`${o} #info-sourceOfFunds`, 'EMPLOYMENT').catch(() => page.fill(`${o} #info-sourceOfFunds`, 'EMPLOYMENT'));
+    await fillIndividualInformation(page, o);
     await page.click(`${o} [data-testid=info-submit]`);
 
     await page.waitForSelector(`${o} [data-step=documents]`, { timeout: 20_000 });

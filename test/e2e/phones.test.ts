@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { taxIdEndingIn } from '../server/harness';
 import { JPG, PDF, PNG } from '../server/kyc-helpers';
-import { approveOverApi, fund } from './flows';
+import { approveOverApi, fillIndividualInformation, fund } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -284,20 +284,7 @@ describe('the demo page on a phone and a desktop', () => {
     await page.waitForSelector('#event-log li[data-event="ramp-customer-created"]', { timeout: 20_000 });
 
     await page.waitForSelector(`${o} [data-step=info]`);
-    await page.fill(`${o} #info-phone`, '+5511987654321');
-    await page.selectOption(`${o} #info-address-country`, 'BRA').catch(() => page.fill(`${o} #info-address-country`, 'BRA'));
-    await page.fill(`${o} #info-address-line1`, 'Av. Paulista, 1000');
-    await page.fill(`${o} #info-address-city`, 'São Paulo');
-    await page.fill(`${o} #info-address-state`, 'SP');
-    await page.fill(`${o} #info-address-postalCode`, '01310-100');
-    await page.fill(`${o} #info-monthlyVolumeInUSD`, '2500');
-    await page.fill(`${o} #info-transactionVolumeInUSD`, '500');
-    await page.check(`${o} [data-testid=jurisdictions-BRA]`);
-    await page.check(`${o} [data-testid=involvedActivities-NONE]`);
-    await page.check(`${o} [data-testid=transactionCounterparties-SELF]`);
-    await page.selectOption(`${o} #info-professionalSituation`, 'EMPLOYEE');
-    await page.fill(`${o} #info-professionalOccupation`, 'Engineer');
-    await page.selectOption(`${o} #info-sourceOfFunds`, 'EMPLOYMENT').catch(() => page.fill(`${o} #info-sourceOfFunds`, 'EMPLOYMENT'));
+    await fillIndividualInformation(page, o);
     await step(v, 'onboarding-information', o);
     await page.tap(`${o} [data-testid=info-submit]`);
 
