@@ -149,6 +149,10 @@ describe('host pages on another origin', () => {
     // The session stops working (revoked, expired): the next quote gets a 401, the partner's backend hands a new token once.
     await p.evaluate(() => (document.querySelector('ramp-widget')!.session = 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.invalid'));
     await p.waitForFunction(() => (window as unknown as { renewals: number }).renewals === 1, null, { timeout: 20_000 });
+    // `renewals` counts the event; the partner's backend answers the token a moment later.
+    const deadline = Date.now() + 10_000;
+    while (host.renewedTokens.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(host.renewedTokens.length, 1, "the partner's backend minted one token");
     await p.waitForFunction((token) => document.querySelector('ramp-widget')!.session === token, host.renewedTokens[0], { timeout: 10_000 });
     await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
 
