@@ -14,16 +14,16 @@ export function renderBreakdown(w: Words, q: Quote | undefined, o: { updating: b
     return html`<p part="empty" class="empty" data-testid="quote-empty">${o.updating ? w.t('quote.updating') : w.t('quote.empty')}</p>`;
   }
   return html`
-    <div part="breakdown" class="breakdown" data-testid="breakdown" data-stale=${o.stale || o.updating ? 'true' : 'false'}>
-      <h3 class="details-title">
-        ${w.t('quote.details')}
-        <span class="updating" data-testid="updating" ?hidden=${!o.updating}>${w.t('quote.updating')}</span>
-      </h3>
-      ${renderFigures(w, q)}
-      <p part="route" class="route hint" data-testid="route">${routeText(w, q, o.direction)}</p>
-      <p part="hint" class="hint">${w.t('quote.indicative')}</p>
-    </div>
-  `;
+      <div part="breakdown" class="breakdown" data-testid="breakdown" data-stale=${o.stale || o.updating ? 'true' : 'false'}>
+        <h3 class="details-title">
+          ${w.t('quote.details')}
+          <span class="updating" data-testid="updating" ?hidden=${!o.updating}>${w.t('quote.updating')}</span>
+        </h3>
+        ${renderFigures(w, q)}
+        <p part="route" class="route hint" data-testid="route">${routeText(w, q, o.direction)}</p>
+        <p part="hint" class="hint">${w.t('quote.indicative')}</p>
+      </div>
+    `;
 }
 
 /**
@@ -42,45 +42,45 @@ export function renderFigures(w: Words, q: Quote, first: TemplateResult | typeof
   };
   const premium = q.type === 'LOCKED' && floating ? lockPremium(q, floating) : undefined;
   return html`
-    <dl class="figures">
-      ${first}
-      <div part="row row-base-rate" class="row">
-        <dt>${w.t('quote.rate.base')}</dt>
-        <dd data-testid="base-rate">${rate(q.baseExchangeRate)}</dd>
-      </div>
-      <div part="row row-base-amount" class="row">
-        <dt>${w.t('quote.base.amount')}</dt>
-        <dd data-testid="base-amount">${money(rows.base)}</dd>
-      </div>
-      <div part="row row-service-fee" class="row">
-        <dt data-testid="service-fee-label">${w.t('quote.fee.service', { percent: terms(rows.service) })}</dt>
-        <dd data-testid="service-fee">−\u00a0${money(rows.service.amount)}</dd>
-      </div>
-      ${rows.premium
-        ? html`<div part="row row-premium" class="row">
-            <dt data-testid="lock-premium-label">${w.t('quote.locked.premium.rate', { percent: formatPercent(bpsToFraction(rows.premium.bps), locale) })}</dt>
-            <dd data-testid="lock-premium">−\u00a0${money(rows.premium.amount)}</dd>
-          </div>`
-        : premium
+      <dl class="figures">
+        ${first}
+        <div part="row row-base-rate" class="row">
+          <dt>${w.t('quote.rate.base')}</dt>
+          <dd data-testid="base-rate">${rate(q.baseExchangeRate)}</dd>
+        </div>
+        <div part="row row-base-amount" class="row">
+          <dt>${w.t('quote.base.amount')}</dt>
+          <dd data-testid="base-amount">${money(rows.base)}</dd>
+        </div>
+        <div part="row row-service-fee" class="row">
+          <dt data-testid="service-fee-label">${w.t('quote.fee.service', { percent: terms(rows.service) })}</dt>
+          <dd data-testid="service-fee">−\u00a0${money(rows.service.amount)}</dd>
+        </div>
+        ${rows.premium
           ? html`<div part="row row-premium" class="row">
-              <dt data-testid="lock-premium-label">${w.t('quote.locked.premium')}</dt>
-              <dd data-testid="lock-premium">${w.t('quote.locked.premium.none')}</dd>
+              <dt data-testid="lock-premium-label">${w.t('quote.locked.premium.rate', { percent: formatPercent(bpsToFraction(rows.premium.bps), locale) })}</dt>
+              <dd data-testid="lock-premium">−\u00a0${money(rows.premium.amount)}</dd>
             </div>`
-          : nothing}
-      <div part="row row-partner-fee" class="row">
-        <dt data-testid="partner-fee-label">${w.t('quote.fee.partner', { percent: terms(rows.partner) })}</dt>
-        <dd data-testid="partner-fee">−\u00a0${money(rows.partner.amount)}</dd>
-      </div>
-      <div part="row row-final-rate" class="row">
-        <dt>${w.t('quote.rate.final')}</dt>
-        <dd data-testid="final-rate">${rate(q.finalExchangeRate)}</dd>
-      </div>
-      <div part="row row-final-amount" class="row total">
-        <dt>${w.t('quote.receive.label')}</dt>
-        <dd part="final-amount" data-testid="final-amount">${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</dd>
-      </div>
-    </dl>
-  `;
+          : premium
+            ? html`<div part="row row-premium" class="row">
+                <dt data-testid="lock-premium-label">${w.t('quote.locked.premium')}</dt>
+                <dd data-testid="lock-premium">${w.t('quote.locked.premium.none')}</dd>
+              </div>`
+            : nothing}
+        <div part="row row-partner-fee" class="row">
+          <dt data-testid="partner-fee-label">${w.t('quote.fee.partner', { percent: terms(rows.partner) })}</dt>
+          <dd data-testid="partner-fee">−\u00a0${money(rows.partner.amount)}</dd>
+        </div>
+        <div part="row row-final-rate" class="row">
+          <dt>${w.t('quote.rate.final')}</dt>
+          <dd data-testid="final-rate">${rate(q.finalExchangeRate)}</dd>
+        </div>
+        <div part="row row-final-amount" class="row total">
+          <dt>${w.t('quote.receive.label')}</dt>
+          <dd part="final-amount" data-testid="final-amount">${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</dd>
+        </div>
+      </dl>
+    `;
 }
 
 /** "Pay by PIX · receive on Base" (buy), "Send on Base · paid out by PIX" (sell). */

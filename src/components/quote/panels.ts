@@ -25,46 +25,46 @@ export function renderLocked(w: Words, v: LockedView): TemplateResult {
   if (!q) return html``;
   const locale = w.locale;
   const sourceRow = html`
-    <div part="row row-source" class="row">
-      <dt>${w.t('quote.pay.label')}</dt>
-      <dd data-testid="locked-source">${formatAmount(q.sourceAmount, q.sourceCurrency, locale)}</dd>
-    </div>
-  `;
-  return html`
-    <div part="locked" class="locked" data-testid="locked">
-      <div class="locked-header">
-        <h3 id="locked-title" class="locked-title" tabindex="-1">${w.t('quote.locked.title')}</h3>
-        <p class="countdown-line">
-          <span id="time-left">${w.t('quote.locked.timeLeft')}</span>
-          <span part="countdown" class="countdown" role="timer" aria-labelledby="time-left" data-testid="countdown"
-            >${formatCountdown(v.seconds, locale)}</span
-          >
-        </p>
+      <div part="row row-source" class="row">
+        <dt>${w.t('quote.pay.label')}</dt>
+        <dd data-testid="locked-source">${formatAmount(q.sourceAmount, q.sourceCurrency, locale)}</dd>
       </div>
-      <p part="locked-amount" class="locked-amount" data-testid="locked-amount">
-        <span class="locked-amount-label">${w.t('quote.receive.label')}</span>
-        <strong>${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</strong>
-      </p>
-      ${renderFigures(w, q, sourceRow, v.from)}
-      <p part="route" class="route hint">${routeText(w, q, v.direction)}</p>
-      <dl class="meta">
-        <div class="row">
-          <dt>${w.t('quote.locked.until')}</dt>
-          <dd data-testid="expires-at">${q.expiresAt ? formatClockTime(q.expiresAt, locale) : ''}</dd>
+    `;
+  return html`
+      <div part="locked" class="locked" data-testid="locked">
+        <div class="locked-header">
+          <h3 id="locked-title" class="locked-title" tabindex="-1">${w.t('quote.locked.title')}</h3>
+          <p class="countdown-line">
+            <span id="time-left">${w.t('quote.locked.timeLeft')}</span>
+            <span part="countdown" class="countdown" role="timer" aria-labelledby="time-left" data-testid="countdown"
+              >${formatCountdown(v.seconds, locale)}</span
+            >
+          </p>
         </div>
-      </dl>
-      ${q.id ? supportReference(w.t('quote.locked.reference'), q.id, 'exchange-rate-id') : nothing}
-      <button part="release" class="secondary" type="button" data-testid="release" @click=${v.release}>${w.t('quote.locked.change')}</button>
-    </div>
-  `;
+        <p part="locked-amount" class="locked-amount" data-testid="locked-amount">
+          <span class="locked-amount-label">${w.t('quote.receive.label')}</span>
+          <strong>${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</strong>
+        </p>
+        ${renderFigures(w, q, sourceRow, v.from)}
+        <p part="route" class="route hint">${routeText(w, q, v.direction)}</p>
+        <dl class="meta">
+          <div class="row">
+            <dt>${w.t('quote.locked.until')}</dt>
+            <dd data-testid="expires-at">${q.expiresAt ? formatClockTime(q.expiresAt, locale) : ''}</dd>
+          </div>
+        </dl>
+        ${q.id ? supportReference(w.t('quote.locked.reference'), q.id, 'exchange-rate-id') : nothing}
+        <button part="release" class="secondary" type="button" data-testid="release" @click=${v.release}>${w.t('quote.locked.change')}</button>
+      </div>
+    `;
 }
 
 export function renderExpired(w: Words, requote: () => void): TemplateResult {
   return html`
-    <div part="expired" class="expired" data-testid="expired">
-      <h3 id="expired-title" class="expired-title">${w.t('quote.expired.title')}</h3>
-      <p>${w.t('quote.expired.body')}</p>
-      <button part="requote" class="primary" type="button" data-testid="requote" @click=${requote}>${w.t('quote.requote')}</button>
-    </div>
-  `;
+      <div part="expired" class="expired" data-testid="expired">
+        <h3 id="expired-title" class="expired-title">${w.t('quote.expired.title')}</h3>
+        <p>${w.t('quote.expired.body')}</p>
+        <button part="requote" class="primary" type="button" data-testid="requote" @click=${requote}>${w.t('quote.requote')}</button>
+      </div>
+    `;
 }

@@ -2,6 +2,7 @@
 import { html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { RampElement } from '../ramp-element';
+import { quoteStyles } from './quote.styles';
 import type { Bundle } from '../../i18n';
 import type { Quote } from '../../contract/exchange-rates';
 import type { Customer } from '../../contract/customers';
@@ -37,7 +38,6 @@ import {
 } from './model';
 import { quoteFailureOf, type AmountFieldError, type QuoteAlert } from './problems';
 import { renderExpired, renderLocked } from './panels';
-import { quoteStyles } from './quote.styles';
 
 export { DEBOUNCE_MS, DEFAULT_REFRESH_MS } from './floating-quote';
 
