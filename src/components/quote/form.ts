@@ -2,10 +2,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Customer } from '../../contract/customers';
-import type { Quote } from '../../contract/exchange-rates';
 import { formatAmount, formatForInput } from './amount';
 import { balanceOf, type LockBlock } from './eligibility';
 import { blockchainNames, renderBreakdown } from './figures';
+import type { FloatingQuoteController } from './floating-quote';
+import type { QuoteLock } from './lock';
 import { alertText, amountErrorText, blockText, type Words } from './messages';
 import {
   blockchains,
@@ -38,10 +39,8 @@ export interface FormView {
   amountError: AmountFieldError | undefined;
   /** The chosen network, else the one the floating quote named. */
   chain: Blockchain | undefined;
-  quote: Quote | undefined;
-  stale: boolean;
-  updating: boolean;
-  locking: boolean;
+  floating: Pick<FloatingQuoteController, 'quote' | 'stale' | 'pending'>;
+  lock: Pick<QuoteLock, 'pending'>;
   timeLock: TimeLock;
   account: Customer | undefined;
   block: LockBlock | undefined;
@@ -56,7 +55,9 @@ export interface FormView {
 }
 
 export function renderForm(w: Words, v: FormView): TemplateResult {
-  const { locking, updating, block } = v;
+  const { block } = v;
+  const locking = v.lock.pending;
+  const updating = v.floating.pending;
   return html`
       <form part="form" class="form" novalidate aria-busy=${locking || updating ? 'true' : 'false'} @submit=${v.on.submit}>
         <fieldset part="direction-group" class="segmented">
@@ -78,7 +79,7 @@ export function renderForm(w: Words, v: FormView): TemplateResult {
             ${blockchains.map((b) => html`<option value=${b} ?selected=${b === v.chain}>${blockchainNames[b]}</option>`)}
           </select>
         </div>
-        ${renderBreakdown(w, v.quote, { updating, stale: v.stale, direction: v.direction })}
+        ${renderBreakdown(w, v.floating.quote, { updating, stale: v.floating.stale, direction: v.direction })}
         <fieldset part="lock-group" class="lock-group" aria-describedby="lock-hint">
           <legend part="label">${w.t('quote.lock.legend')}</legend>
           <div class="segmented">

@@ -1,27 +1,17 @@
 // The two panels that replace <ramp-quote>'s form: the locked quote with its countdown, and the notice that it expired.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Quote } from '../../contract/exchange-rates';
 import { supportReference } from '../support-reference';
 import { formatAmount } from './amount';
 import { formatClockTime, formatCountdown } from './countdown';
 import { renderFigures, routeText } from './figures';
 import type { Words } from './messages';
+import type { QuoteLock } from './lock';
 import type { Direction } from './model';
 
-export interface LockedView {
-  /** The locked quote (none: an empty panel). */
-  quote: Quote | undefined;
-  /** The floating quote it was locked from, for the premium. */
-  from: Quote | undefined;
-  /** Whole seconds left on the lock. */
-  seconds: number;
-  direction: Direction;
-  release: () => void;
-}
 
 /** The guaranteed amount, highlighted, with the time left (`role="timer"`), the figures, the deadline and the quote's id. */
-export function renderLocked(w: Words, v: LockedView): TemplateResult {
-  const q = v.quote;
+export function renderLocked(w: Words, lock: Pick<QuoteLock, 'quote' | 'from' | 'seconds'>, direction: Direction, release: () => void): TemplateResult {
+  const q = lock.quote;
   if (!q) return html``;
   const locale = w.locale;
   const sourceRow = html`
@@ -37,7 +27,7 @@ export function renderLocked(w: Words, v: LockedView): TemplateResult {
           <p class="countdown-line">
             <span id="time-left">${w.t('quote.locked.timeLeft')}</span>
             <span part="countdown" class="countdown" role="timer" aria-labelledby="time-left" data-testid="countdown"
-              >${formatCountdown(v.seconds, locale)}</span
+              >${formatCountdown(lock.seconds, locale)}</span
             >
           </p>
         </div>
@@ -45,8 +35,8 @@ export function renderLocked(w: Words, v: LockedView): TemplateResult {
           <span class="locked-amount-label">${w.t('quote.receive.label')}</span>
           <strong>${formatAmount(q.finalTargetAmount, q.targetCurrency, locale)}</strong>
         </p>
-        ${renderFigures(w, q, sourceRow, v.from)}
-        <p part="route" class="route hint">${routeText(w, q, v.direction)}</p>
+        ${renderFigures(w, q, sourceRow, lock.from)}
+        <p part="route" class="route hint">${routeText(w, q, direction)}</p>
         <dl class="meta">
           <div class="row">
             <dt>${w.t('quote.locked.until')}</dt>
@@ -54,7 +44,7 @@ export function renderLocked(w: Words, v: LockedView): TemplateResult {
           </div>
         </dl>
         ${q.id ? supportReference(w.t('quote.locked.reference'), q.id, 'exchange-rate-id') : nothing}
-        <button part="release" class="secondary" type="button" data-testid="release" @click=${v.release}>${w.t('quote.locked.change')}</button>
+        <button part="release" class="secondary" type="button" data-testid="release" @click=${release}>${w.t('quote.locked.change')}</button>
       </div>
     `;
 }

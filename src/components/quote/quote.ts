@@ -497,7 +497,7 @@ export class RampQuote extends RampElement {
       <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
         <h2 id="title" part="title" class="title" tabindex="-1">${this.t(`quote.title.${this.direction}`, { coin })}</h2>
         ${renderAlert(this.i18n, this.alert, this.onRetry)}
-        ${phase === 'floating' ? this.renderFloating() : phase === 'locked' ? this.renderLocked() : renderExpired(this.i18n, this.onRequote)}
+        ${phase === 'floating' ? this.renderFloating() : phase === 'locked' ? renderLocked(this.i18n, this.lock, this.direction, this.onRelease) : renderExpired(this.i18n, this.onRequote)}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="status">${this.announcement}</div>
       </section>
     `;
@@ -512,10 +512,8 @@ export class RampQuote extends RampElement {
       value: (side) => this.viewOf(side),
       amountError: this.amountError,
       chain: this.chain,
-      quote: this.floating.quote,
-      stale: this.floating.stale,
-      updating: this.floating.pending,
-      locking: this.lock.pending,
+      floating: this.floating,
+      lock: this.lock,
       timeLock: this.timeLock,
       account: this.account,
       block: this.block,
@@ -530,10 +528,6 @@ export class RampQuote extends RampElement {
     });
   }
 
-  private renderLocked(): TemplateResult {
-    const lock = this.lock;
-    return renderLocked(this.i18n, { quote: lock.quote, from: lock.from, seconds: lock.seconds, direction: this.direction, release: this.onRelease });
-  }
 }
 
 declare global {
