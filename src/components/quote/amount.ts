@@ -145,19 +145,6 @@ export function reformatTyping(raw: string, caret: number, locale: string, previ
 }
 
 /**
- * The view value after any edit of an amount input: a paste or a drop is read whole, so `1.234,56` or `1,234.56` arrive
- * as the amount they are in any language; a keystroke is reformatted where it happened (`previous`: the value before it).
- */
-export function editAmount(raw: string, caret: number, inputType: string, locale: string, currency: Currency, previous: string): Edit {
-  if (inputType === 'insertFromPaste' || inputType === 'insertFromDrop') {
-    const parsed = parseAmount(raw, locale, currency);
-    const value = parsed.ok ? formatForInput(parsed.value, locale) : reformatTyping(raw, raw.length, locale).value;
-    return { value, caret: value.length };
-  }
-  return reformatTyping(raw, caret, locale, previous, inputType);
-}
-
-/**
  * An API amount as the input shows it (grouped, the locale's decimal point, no currency sign): `"1234.50"` → `"1.234,50"`.
  * Stablecoin amounts come with 6 decimals; trailing zeros past the second are dropped so `198.500000` reads `198.50`.
  */

@@ -1,12 +1,13 @@
-// The two panels that replace <ramp-quote>'s form: the locked quote with its countdown, and the notice that it expired.
+// The panels of <ramp-quote> besides its form: the alert above it, the locked quote with its countdown that replaces it, and the notice that the lock expired.
 import { html, nothing, type TemplateResult } from 'lit';
 import { supportReference } from '../support-reference';
 import { formatAmount } from './amount';
 import { formatClockTime, formatCountdown } from './countdown';
 import { renderFigures, routeText } from './figures';
-import type { Words } from './messages';
+import { alertText, type Words } from './messages';
 import type { QuoteLock } from './lock';
 import type { Direction } from './model';
+import type { QuoteAlert } from './problems';
 
 
 /** The guaranteed amount, highlighted, with the time left (`role="timer"`), the figures, the deadline and the quote's id. */
@@ -55,6 +56,18 @@ export function renderExpired(w: Words, requote: () => void): TemplateResult {
         <h3 id="expired-title" class="expired-title">${w.t('quote.expired.title')}</h3>
         <p>${w.t('quote.expired.body')}</p>
         <button part="requote" class="primary" type="button" data-testid="requote" @click=${requote}>${w.t('quote.requote')}</button>
+      </div>
+    `;
+}
+
+/** The failure editing the amount cannot fix, with a retry where trying again can help. */
+export function renderAlert(w: Words, alert: QuoteAlert | undefined, retry: () => void): TemplateResult | typeof nothing {
+  if (!alert) return nothing;
+  const again = alert.kind !== 'UNSUPPORTED_PAIR' && alert.kind !== 'VALIDATION_FAILED';
+  return html`
+      <div part="alert" class="alert" role="alert" data-testid="alert" data-kind=${alert.kind}>
+        <p>${alertText(w, alert)}</p>
+        ${again ? html`<button part="retry" class="secondary" type="button" data-testid="retry" @click=${retry}>${w.t('quote.alert.retry')}</button>` : nothing}
       </div>
     `;
 }

@@ -10,34 +10,16 @@ import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, type BffClient } from '../../client/bff-client';
 import { RampErrorEvent } from '../../events/error';
 import { I18nController, resolveLocale, type MessageKey, type TranslateArgs } from '../../i18n';
-import { editAmount, formatAmount, formatForInput, parseAmount, type ParsedAmount } from './amount';
+import { formatAmount } from './amount';
 import { systemClock, type Clock } from './clock';
 import { lockBlock, type LockBlock } from './eligibility';
 import { DEBOUNCE_MS, DEFAULT_REFRESH_MS, FloatingQuoteController } from './floating-quote';
-import { renderAlert, renderForm, sideOf, type Side } from './form';
+import { QuoteForm } from './form';
 import { QuoteLock, type Phase } from './lock';
-import { amountErrorText, blockText } from './messages';
-import {
-  estimateSource,
-  lockedRequest,
-  sidesOf,
-  stablecoins,
-  timeLocks,
-  toBlockchain,
-  toDirection,
-  toFiat,
-  toStablecoin,
-  type Blockchain,
-  type Currency,
-  type Direction,
-  type Driver,
-  type Fiat,
-  type Pair,
-  type Stablecoin,
-  type TimeLock,
-} from './model';
-import { quoteFailureOf, type AmountFieldError, type QuoteAlert } from './problems';
-import { renderExpired, renderLocked } from './panels';
+import { blockText } from './messages';
+import { lockedRequest, toBlockchain, toDirection, toFiat, toStablecoin, type Blockchain, type Direction, type Fiat, type Pair, type Stablecoin, type TimeLock } from './model';
+import { quoteFailureOf, type QuoteAlert } from './problems';
+import { renderAlert, renderExpired, renderLocked } from './panels';
 
 export { DEBOUNCE_MS, DEFAULT_REFRESH_MS } from './floating-quote';
 
@@ -158,23 +140,17 @@ export class RampQuote extends RampElement {
   /** The clock the panel's timers run on (countdown, refresh, debounce); tests set a fake one. */
   @property({ attribute: false }) clock: Clock = systemClock;
 
-  @state() private driver: Driver = 'source';
-  /** The driver's view value, as the user sees it (`1.234,56`). */
-  @state() private typed = '';
-  @state() private amountError: AmountFieldError | undefined;
-  @state() private timeLock: TimeLock = '30s';
   @state() private alert: QuoteAlert | undefined;
   @state() private announcement = '';
   /** The session's customer with its limits and balances, to refuse before locking what the payment would refuse. */
   @state() private account: Customer | undefined;
 
   private readonly i18n = new I18nController(this);
-  private viewLocale: string | undefined;
   private failed: Operation | undefined;
 
   private readonly lock = new QuoteLock(this, {
     client: () => this.client(),
-    timeLock: () => this.timeLock,
+    timeLock: () => this.form.timeLock,
     threshold: (seconds) => this.announce(this.t('quote.announce.secondsLeft', { seconds })),
     locked: (quote, lock) => void this.locked(quote, lock),
     expired: (focusInside) => void this.expired(focusInside),
@@ -185,17 +161,29 @@ export class RampQuote extends RampElement {
     client: () => this.client(),
     // Never while a lock is on or being made.
     allowed: () => this.lock.phase === 'floating' && !this.lock.pending && Boolean(this.session),
-    held: () => Boolean(this.alert || this.amountError),
-    wanted: () => ({ pair: this.pair, driver: this.driver, amount: this.parsedDriver() }),
-    invalid: (error) => this.showAmountError({ kind: 'rule', error }),
+    held: () => Boolean(this.alert || this.form.error),
+    wanted: () => ({ pair: this.pair, driver: this.form.driver, amount: this.form.parsed() }),
+    invalid: (error) => this.form.showError({ kind: 'rule', error }),
     accepts: () => this.lock.phase === 'floating',
     landed: () => {
       // Limits, balances and the verification move while the panel is open: read them again with each fresh quote.
       void this.loadAccount();
       this.failed = undefined;
-      if (this.amountError?.kind !== 'rule' || this.parsedDriver().ok) this.amountError = undefined;
+      if (this.form.error?.kind !== 'rule' || this.form.parsed().ok) this.form.error = undefined;
     },
     failed: (error) => this.fail(error, 'floatingQuote'),
+  });
+
+  private readonly form = new QuoteForm(this, this.i18n, this.floating, this.lock, {
+    account: () => this.account,
+    block: () => this.block,
+    announce: (message) => this.announce(message),
+    typed: () => {
+      if (this.alert && this.alert.kind !== 'VALIDATION_FAILED') this.alert = undefined;
+      this.floating.stale = true;
+      this.floating.schedule(DEBOUNCE_MS);
+    },
+    submit: () => void this.lockRate(),
   });
 
   /** The floating quote on screen, if any. */
@@ -227,19 +215,8 @@ export class RampQuote extends RampElement {
     if (changed.has('stablecoin')) this.stablecoin = toStablecoin(this.stablecoin);
     if (changed.has('blockchain')) this.blockchain = toBlockchain(this.blockchain);
     const locale = resolveLocale(this);
-    if (changed.has('amount')) {
-      this.driver = 'source';
-      this.floating.estimate = undefined;
-      this.amountError = undefined;
-      // A decimal string as the API writes it; one the rules refuse is shown as given, so its error shows too.
-      const parsed = parseAmount(this.amount, 'en', this.sides.source);
-      this.typed = parsed.ok ? formatForInput(parsed.value, locale) : this.amount;
-    } else if (this.viewLocale && locale !== this.viewLocale && this.typed) {
-      // The language changed: the same amount, written the new language's way (1,234.5 ⇄ 1.234,5).
-      const parsed = parseAmount(this.typed, this.viewLocale, this.driverCurrency);
-      if (parsed.ok) this.typed = formatForInput(parsed.value, locale);
-    }
-    this.viewLocale = locale;
+    if (changed.has('amount')) this.floating.estimate = undefined;
+    this.form.follow(locale, changed.has('amount') ? this.amount : undefined);
     // New inputs: the quote on screen no longer answers them (set here, not in `updated`, to stay in this render).
     if (this.pairChanged(changed) || changed.has('session') || changed.has('amount') || changed.has('apiBase')) this.floating.stale = true;
     // A new session is the partner's answer to an expired or refused one.
@@ -248,7 +225,7 @@ export class RampQuote extends RampElement {
       // A quote for another pair must never show under this one, nor its late answer land.
       this.floating.clear();
       // The amount is checked again against the new currencies when the new quote is asked for.
-      this.amountError = undefined;
+      this.form.error = undefined;
       if (this.alert?.kind === 'UNSUPPORTED_PAIR' || this.alert?.kind === 'VALIDATION_FAILED') this.alert = undefined;
     }
   }
@@ -267,38 +244,7 @@ export class RampQuote extends RampElement {
   // ── derived ──
 
   private get pair(): Pair {
-    return { direction: this.direction, fiat: this.fiat, stablecoin: this.stablecoin, blockchain: this.blockchain };
-  }
-
-  private get sides() {
-    return sidesOf(this.pair);
-  }
-
-  private get driverCurrency(): Currency {
-    return this.driver === 'source' ? this.sides.source : this.sides.target;
-  }
-
-  private parsedDriver(): ParsedAmount {
-    return parseAmount(this.typed, this.i18n.locale, this.driverCurrency);
-  }
-
-  /** "You pay" while the user drives "you receive": the source asked for, or solved at once from the quote on screen. */
-  private payEstimate(): string | undefined {
-    const target = this.parsedDriver();
-    if (!target.ok) return undefined;
-    const { quote, estimate } = this.floating;
-    if (estimate?.target === target.value) return estimate.source;
-    return quote ? estimateSource(quote, target.value) : undefined;
-  }
-
-  /** What each amount input shows: the typed text for the driver, the quote's figure for the other. */
-  private viewOf(side: Side): string {
-    if (side === sideOf(this.driver)) return this.typed;
-    const locale = this.i18n.locale;
-    const quote = this.floating.quote;
-    if (side === 'receive') return quote && this.parsedDriver().ok ? formatForInput(quote.finalTargetAmount, locale) : '';
-    const estimate = this.payEstimate();
-    return estimate ? formatForInput(estimate, locale) : '';
+    return this.form.pair;
   }
 
   /** Best effort: without it nothing is refused here, and the payment still has the server's word. */
@@ -314,13 +260,8 @@ export class RampQuote extends RampElement {
     }
   }
 
-  /** The chain the user sees priced: the chosen one, else the one the server named. */
-  private get chain(): Blockchain | undefined {
-    return this.blockchain ?? this.floating.quote?.blockchain;
-  }
-
   private get block(): LockBlock | undefined {
-    return lockBlock(this.account, this.floating.stale ? undefined : this.floating.quote, this.direction, this.stablecoin, this.chain);
+    return lockBlock(this.account, this.floating.stale ? undefined : this.floating.quote, this.direction, this.stablecoin, this.form.chain);
   }
 
   private client(): BffClient {
@@ -331,69 +272,21 @@ export class RampQuote extends RampElement {
     return this.i18n.t(key, ...args);
   }
 
-  // ── input ──
-
-  private onAmountInput = (event: InputEvent): void => {
-    const input = event.target as HTMLInputElement;
-    const side = input.name as Side;
-    const driver: Driver = side === 'pay' ? 'source' : 'target';
-    const locale = this.i18n.locale;
-    const currency = driver === 'source' ? this.sides.source : this.sides.target;
-    const edit = editAmount(input.value, input.selectionStart ?? input.value.length, event.inputType, locale, currency, this.viewOf(side));
-    if (input.value !== edit.value) input.value = edit.value;
-    if (this.shadowRoot?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-    if (driver !== this.driver) {
-      this.driver = driver;
-      this.floating.estimate = undefined;
-    }
-    this.typed = edit.value;
-    // A fixed amount clears its error at once; a still-wrong one keeps the old message until typing settles.
-    if (parseAmount(edit.value, locale, currency).ok || !edit.value) this.amountError = undefined;
-    if (this.alert && this.alert.kind !== 'VALIDATION_FAILED') this.alert = undefined;
-    this.floating.stale = true;
-    this.floating.schedule(DEBOUNCE_MS);
-  };
-
-  private onDirectionChange = (event: Event): void => {
-    this.direction = toDirection((event.target as HTMLInputElement).value);
-  };
-
-  private onCurrencyChange = (event: Event): void => {
-    const value = (event.target as HTMLSelectElement).value;
-    if ((stablecoins as readonly string[]).includes(value)) this.stablecoin = toStablecoin(value);
-    else this.fiat = toFiat(value);
-  };
-
-  private onBlockchainChange = (event: Event): void => {
-    this.blockchain = toBlockchain((event.target as HTMLSelectElement).value);
-  };
-
-  private onTimeLockChange = (event: Event): void => {
-    const value = (event.target as HTMLInputElement).value;
-    this.timeLock = timeLocks.find((l) => l === value) ?? '30s';
-    // The server's verdict on an amount may hang on the window (a premium can make it too small): let it judge again.
-    if (this.amountError && this.amountError.kind !== 'rule') this.amountError = undefined;
-  };
-
   // ── locking ──
-
-  private onSubmit = (event: SubmitEvent): void => {
-    event.preventDefault();
-    void this.lockRate();
-  };
 
   /** Checks what the payment would check, then locks the amount the user typed on the chain they saw priced. */
   private async lockRate(): Promise<void> {
     if (this.lock.pending || this.lock.phase !== 'floating') return; // a double click locks once
-    const parsed = this.parsedDriver();
+    const form = this.form;
+    const parsed = form.parsed();
     if (!parsed.ok) {
-      this.showAmountError({ kind: 'rule', error: parsed.error === 'empty' ? 'zero' : parsed.error });
-      this.focusAmount();
+      form.showError({ kind: 'rule', error: parsed.error === 'empty' ? 'zero' : parsed.error });
+      form.focus();
       return;
     }
-    if (this.amountError) {
-      this.announceAmountError();
-      this.focusAmount();
+    if (form.error) {
+      form.announceError();
+      form.focus();
       return;
     }
     // What is on screen may be old (approved meanwhile, funds arrived): the verdict is taken on a fresh read.
@@ -401,10 +294,10 @@ export class RampQuote extends RampElement {
     const block = this.block;
     if (block) {
       this.announce(blockText(this.i18n, block));
-      this.focusAmount();
+      form.focus();
       return;
     }
-    const body = lockedRequest({ ...this.pair, blockchain: this.chain }, this.driver, parsed.value, this.timeLock);
+    const body = lockedRequest({ ...this.pair, blockchain: form.chain }, form.driver, parsed.value, form.timeLock);
     this.floating.stop();
     this.alert = undefined;
     await this.lock.lock(body, this.floating.quote);
@@ -442,7 +335,7 @@ export class RampQuote extends RampElement {
     this.floating.stale = true;
     await this.updateComplete;
     this.floating.schedule();
-    this.focusAmount();
+    this.form.focus();
   }
 
   // ── failures ──
@@ -451,7 +344,7 @@ export class RampQuote extends RampElement {
     const failure = quoteFailureOf(error);
     if (!failure) return;
     this.failed = operation;
-    if ('amount' in failure) return this.showAmountError(failure.amount);
+    if ('amount' in failure) return this.form.showError(failure.amount);
     this.alert = failure.alert;
     if (failure.report) this.dispatchEvent(new RampErrorEvent({ ...failure.report, operation }));
   }
@@ -467,22 +360,6 @@ export class RampQuote extends RampElement {
     }
   };
 
-  private showAmountError(error: AmountFieldError): void {
-    this.amountError = error;
-    this.announceAmountError();
-  }
-
-  private announceAmountError(): void {
-    const error = this.amountError;
-    if (!error) return;
-    const message = amountErrorText(this.i18n, error, this.driverCurrency, this.sides.source);
-    this.announce(this.t('quote.announce.fieldError', { field: this.t(`quote.${sideOf(this.driver)}.label`), message }));
-  }
-
-  private focusAmount(): void {
-    this.renderRoot.querySelector<HTMLElement>(`#${sideOf(this.driver)}-amount`)?.focus();
-  }
-
   /** Polite live region; the same sentence twice still changes the text, so it is read again. */
   private announce(message: string): void {
     this.announcement = message === this.announcement ? `${message}\u00a0` : message;
@@ -497,35 +374,10 @@ export class RampQuote extends RampElement {
       <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
         <h2 id="title" part="title" class="title" tabindex="-1">${this.t(`quote.title.${this.direction}`, { coin })}</h2>
         ${renderAlert(this.i18n, this.alert, this.onRetry)}
-        ${phase === 'floating' ? this.renderFloating() : phase === 'locked' ? renderLocked(this.i18n, this.lock, this.direction, this.onRelease) : renderExpired(this.i18n, this.onRequote)}
+        ${phase === 'floating' ? this.form.render() : phase === 'locked' ? renderLocked(this.i18n, this.lock, this.direction, this.onRelease) : renderExpired(this.i18n, this.onRequote)}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="status">${this.announcement}</div>
       </section>
     `;
-  }
-
-  private renderFloating(): TemplateResult {
-    return renderForm(this.i18n, {
-      direction: this.direction,
-      stablecoin: this.stablecoin,
-      sides: this.sides,
-      driver: this.driver,
-      value: (side) => this.viewOf(side),
-      amountError: this.amountError,
-      chain: this.chain,
-      floating: this.floating,
-      lock: this.lock,
-      timeLock: this.timeLock,
-      account: this.account,
-      block: this.block,
-      on: {
-        submit: this.onSubmit,
-        direction: this.onDirectionChange,
-        amount: this.onAmountInput,
-        currency: this.onCurrencyChange,
-        blockchain: this.onBlockchainChange,
-        timeLock: this.onTimeLockChange,
-      },
-    });
   }
 
 }
