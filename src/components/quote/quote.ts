@@ -17,7 +17,7 @@ import { DEBOUNCE_MS, DEFAULT_REFRESH_MS, FloatingQuoteController } from './floa
 import { QuoteForm } from './form';
 import { QuoteLock, type Phase } from './lock';
 import { blockText } from './messages';
-import { lockedRequest, toBlockchain, toDirection, toFiat, toStablecoin, type Blockchain, type Direction, type Fiat, type Pair, type Stablecoin, type TimeLock } from './model';
+import { lockedRequest, toBlockchain, toDirection, toFiat, toStablecoin, type Blockchain, type Direction, type Fiat, type Stablecoin, type TimeLock } from './model';
 import { quoteFailureOf, type QuoteAlert } from './problems';
 import { renderAlert, renderExpired, renderLocked } from './panels';
 
@@ -162,7 +162,7 @@ export class RampQuote extends RampElement {
     // Never while a lock is on or being made.
     allowed: () => this.lock.phase === 'floating' && !this.lock.pending && Boolean(this.session),
     held: () => Boolean(this.alert || this.form.error),
-    wanted: () => ({ pair: this.pair, driver: this.form.driver, amount: this.form.parsed() }),
+    wanted: () => ({ pair: this.form.pair, driver: this.form.driver, amount: this.form.parsed() }),
     invalid: (error) => this.form.showError({ kind: 'rule', error }),
     accepts: () => this.lock.phase === 'floating',
     landed: () => {
@@ -243,10 +243,6 @@ export class RampQuote extends RampElement {
 
   // ── derived ──
 
-  private get pair(): Pair {
-    return this.form.pair;
-  }
-
   /** Best effort: without it nothing is refused here, and the payment still has the server's word. */
   private async loadAccount(): Promise<void> {
     if (!this.session) {
@@ -297,7 +293,7 @@ export class RampQuote extends RampElement {
       form.focus();
       return;
     }
-    const body = lockedRequest({ ...this.pair, blockchain: form.chain }, form.driver, parsed.value, form.timeLock);
+    const body = lockedRequest({ ...form.pair, blockchain: form.chain }, form.driver, parsed.value, form.timeLock);
     this.floating.stop();
     this.alert = undefined;
     await this.lock.lock(body, this.floating.quote);
