@@ -6,6 +6,9 @@ import { formatAmount, formatPercent, formatRate } from './amount';
 import type { Words } from './messages';
 import { bpsToFraction, feeRows, isZero, lockPremium, type Blockchain, type Direction, type FeeRow } from './model';
 
+// The templates here keep the indentation they had as methods of RampQuote: their whitespace text nodes are part of the
+// DOM partners and tests read, so moving them changes no character of it.
+
 export const blockchainNames: Readonly<Record<Blockchain, string>> = BLOCKCHAIN_NAMES;
 
 /** The floating quote's details, marked stale while they answer older inputs; a line in their place before the first quote. */

@@ -9,6 +9,8 @@ import type { QuoteLock } from './lock';
 import type { Direction } from './model';
 import type { QuoteAlert } from './problems';
 
+// The templates here keep the indentation they had as methods of RampQuote: their whitespace text nodes are part of the
+// DOM partners and tests read, so moving them changes no character of it.
 
 /** The guaranteed amount, highlighted, with the time left (`role="timer"`), the figures, the deadline and the quote's id. */
 export function renderLocked(w: Words, lock: Pick<QuoteLock, 'quote' | 'from' | 'seconds'>, direction: Direction, release: () => void): TemplateResult {

@@ -375,7 +375,6 @@ export class RampQuote extends RampElement {
       </section>
     `;
   }
-
 }
 
 declare global {
