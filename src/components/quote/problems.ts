@@ -1,5 +1,6 @@
-// Server problems about amounts, read by their stable `errors[].code` into errors the amount inputs show in the user's language; anything else stays form-level.
-import type { FieldProblem } from '../../client/problem';
+// What a failed quote request means to <ramp-quote>: amount problems, read by their stable `errors[].code`, land on the amount input in the user's language; anything else is a form-level alert.
+import { NetworkError, ProblemError, type FieldProblem } from '../../client/problem';
+import type { RampErrorDetail } from '../../events/error';
 import type { FieldErrorCode } from '../../contract/field-codes';
 import type { AmountError } from './amount';
 
@@ -51,4 +52,38 @@ export function placeAmountProblems(
     else amounts[path] ??= amountErrorFromProblem(e, minimum);
   }
   return { amounts, unplaced };
+}
+
+/** Form-level failures: the ones editing the amount cannot fix. */
+export type QuoteAlert =
+  | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
+  | { kind: 'UNSUPPORTED_PAIR' }
+  | { kind: 'VALIDATION_FAILED'; problems: readonly FieldProblem[]; detail: string }
+  | { kind: 'OTHER'; code: string };
+
+/** Where a failed quote request lands: on the amount the user typed, or in an alert (with the `ramp-error` detail when the partner should hear of it). */
+export type QuoteFailure = { amount: AmountFieldError } | { alert: QuoteAlert; report?: Omit<RampErrorDetail, 'operation'> };
+
+export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
+/** What a failed floating or locked quote means to the panel; `undefined` for an abort (a newer request or a lock replaced it). */
+export function quoteFailureOf(error: unknown): QuoteFailure | undefined {
+  if (isAbort(error)) return undefined;
+  if (error instanceof ProblemError) {
+    const report = { code: error.code, status: error.status, detail: error.detail, ...(error.requestId ? { requestId: error.requestId } : {}) };
+    if (error.status === 400) {
+      const { amounts, unplaced } = placeAmountProblems(error.errors, error.problem);
+      // Whatever the path, the user typed one amount: the error belongs on it (a floating quote in target mode asks
+      // with a solved source, whose problems are still about what was typed).
+      const onAmount = amounts.sourceAmount ?? amounts.targetAmount;
+      if (onAmount && unplaced.length === 0) return { amount: onAmount };
+      return { alert: { kind: 'VALIDATION_FAILED', problems: unplaced, detail: error.detail }, report };
+    }
+    // Another choice fixes it: not a failure to report.
+    if (error.code === 'UNSUPPORTED_PAIR') return { alert: { kind: 'UNSUPPORTED_PAIR' } };
+    if (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND') return { alert: { kind: error.code }, report };
+    return { alert: { kind: 'OTHER', code: error.code }, report };
+  }
+  if (error instanceof NetworkError) return { alert: { kind: 'NETWORK' }, report: { code: 'NETWORK_ERROR', status: null, detail: error.message } };
+  return { alert: { kind: 'OTHER', code: 'CLIENT_ERROR' }, report: { code: 'CLIENT_ERROR', status: null, detail: error instanceof Error ? error.message : String(error) } };
 }
