@@ -7,7 +7,7 @@ import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
-import { getOverride, insertReservation, usedSince } from '../store/queries/limits';
+import { getOverride, insertReservation, overrideAndUsage } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
   return limitSetWith(row, await getOverride(db, row.partnerId, row.id));
@@ -20,8 +20,8 @@ export function limitSetWith(row: Pick<CustomerRow, 'type'>, o: { single: string
 }
 
 export async function customerLimits(db: Db, deps: { clock: Clock }, row: CustomerRow): Promise<TransactionLimits> {
-  const limits = await limitSetOf(db, row);
-  return transactionLimits(limits, await usedSince(db, row.partnerId, row.id, limitWindows(deps.clock.now())));
+  const { override, used } = await overrideAndUsage(db, row.partnerId, row.id, limitWindows(deps.clock.now()));
+  return transactionLimits(limitSetWith(row, override), used);
 }
 
 /** Mid rates per currency into USD at one instant: read before a DB transaction opens, so no rate source is called inside it. */
@@ -52,8 +52,8 @@ export async function reserveLimit(
   const row = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : await lockCustomer(tx, c.partnerId, c.customerId);
   if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
   const now = deps.clock.now();
-  const limits = await limitSetOf(tx, row);
-  const used = await usedSince(tx, row.partnerId, row.id, limitWindows(now));
+  const { override, used } = await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now));
+  const limits = limitSetWith(row, override);
   const breach = breachedLimit(limits, used, amountUsd);
   if (breach) {
     throw new AppError(

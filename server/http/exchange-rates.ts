@@ -5,7 +5,7 @@ import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
 import { timeLockSeconds, type TimeLock } from '../domain/fee-schedule';
 import { priceFor } from '../flows/quotes';
 import { newId } from '../ids';
-import { getCustomer } from '../store/queries/customers';
+import { customerExists } from '../store/queries/customers';
 import { insertLockedQuote } from '../store/queries/exchange-rates';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
@@ -41,7 +41,7 @@ export function exchangeRatesApp(deps: Deps) {
       issues.push({ path: 'sourceAmount', message: 'give sourceAmount, targetAmount or both' });
     }
     if (issues.length) throw invalid(issues);
-    if (body.customerId !== undefined && !(await getCustomer(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
+    if (body.customerId !== undefined && !(await customerExists(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
     const quote = await priceFor(db, deps, partnerId, body);
     const now = new Date(quote.createdAt);
     if (body.type === 'FLOATING') return c.json(quote, 200);

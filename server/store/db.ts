@@ -3,9 +3,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgDatabase, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +22,11 @@ export interface Store {
   kind: 'pglite' | 'postgres';
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Statements sent to the database so far by this store (each query, and BEGIN/COMMIT/ROLLBACK), whoever sent them
+   * (drizzle, the rate limiter): tests count a request's round trips with it.
+   */
+  statements(): number;
   close(): Promise<void>;
 }
 
@@ -102,11 +107,14 @@ async function openPglite(dataDir: string): Promise<Store> {
   const client = await PGlite.create(dir);
   const base = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
+  const counter = { n: 0 };
+  countPgliteStatements(client, counter);
   const db = ambientDb(base);
   return {
     db,
     kind: 'pglite',
     ping: () => ping(db),
+    statements: () => counter.n,
     close: () => client.close(),
   };
 }
@@ -148,16 +156,95 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     evictIdle();
     opts.onConnectionError?.(err);
   };
+  const counter = { n: 0 };
   pool.on('error', report);
-  pool.on('connect', (client) => client.on('error', report));
-  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db);
+  pool.on('connect', (client) => {
+    client.on('error', report);
+    // Every statement of this pool goes through a client's query (pool.query too): counted once here.
+    const query = client.query;
+    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      counter.n++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
+  });
+  const drizzled = drizzlePg(pool, { schema });
+  releaseClientWhenBeginFails(drizzled, pool);
+  const db = ambientDb(drizzled as unknown as Db);
   let closed: Promise<void> | undefined;
   return {
     db,
     kind: 'postgres',
     ping: () => ping(db, opts.connectTimeoutMs ?? 5000),
+    statements: () => counter.n,
     close: () => (closed ??= pool.end()),
   };
+}
+
+/**
+ * drizzle's node-postgres transaction sends BEGIN before its try block: when BEGIN fails (a connection dropped while
+ * idle in the pool, a statement timeout) the checked-out client is never released, and after `poolSize` such failures
+ * every request waits for a connection forever. The same transaction, with the client released (and, when the
+ * connection is broken, destroyed) on every path.
+ */
+function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool): void {
+  // biome-ignore lint: drizzle keeps its session, dialect and options as plain fields.
+  const session = (drizzled as any).session as { dialect: any; schema: any; options: any; transaction: unknown };
+  session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
+    const client = await pool.connect();
+    const tx = new NodePgTransaction(session.dialect, new NodePgSession(client, session.dialect, session.schema, session.options), session.schema);
+    try {
+      await tx.execute(sql`begin${config ? sql` ${(tx as unknown as { getTransactionConfigSQL(c: PgTransactionConfig): SQL }).getTransactionConfigSQL(config)}` : undefined}`);
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    let result: unknown;
+    try {
+      result = await fn(tx);
+      await tx.execute(sql`commit`);
+    } catch (err) {
+      try {
+        await tx.execute(sql`rollback`);
+        client.release();
+      } catch (rollbackFailed) {
+        client.release(rollbackFailed as Error);
+      }
+      throw err;
+    }
+    client.release();
+    return result;
+  };
+}
+
+/** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */
+function countPgliteStatements(client: PGlite, counter: { n: number }): void {
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...a: Parameters<PGlite['query']>) => {
+    counter.n++;
+    return query(...a);
+  }) as PGlite['query'];
+  client.exec = (...a: Parameters<PGlite['exec']>) => {
+    counter.n++;
+    return exec(...a);
+  };
+  client.transaction = ((fn: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<unknown>) => {
+    counter.n += 2;
+    return transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      const txExec = tx.exec.bind(tx);
+      tx.query = ((...a: Parameters<typeof tx.query>) => {
+        counter.n++;
+        return txQuery(...a);
+      }) as typeof tx.query;
+      tx.exec = (...a: Parameters<typeof tx.exec>) => {
+        counter.n++;
+        return txExec(...a);
+      };
+      return fn(tx);
+    });
+  }) as PGlite['transaction'];
 }
 
 async function ping(db: Db, timeoutMs = 5000): Promise<boolean> {

@@ -1,8 +1,11 @@
 // Everything a customer read shows besides the customer row (documents and parties for the requirements, wallets, and
-// optionally balances and limit usage) in ONE statement of json_agg subqueries: one round trip instead of six.
-import { sql } from 'drizzle-orm';
+// optionally balances and limit usage) in ONE statement of json_agg subqueries: one round trip instead of six, and for a
+// single customer's read the same statement brings the row too.
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { KycDocRow, KycPartyRow } from '../../flows/kyc-state';
 import type { Db } from '../db';
+import { customers } from '../schema/index';
+import type { CustomerRow } from './customers';
 import type { WalletRow } from './wallets';
 
 export interface CustomerParts {
@@ -14,15 +17,16 @@ export interface CustomerParts {
   used: { customerId: string; daily: string; monthly: string }[];
 }
 
-/** Numbers travel as text (never JSON numbers), so no amount loses a digit. */
-export async function loadCustomerParts(
-  db: Db,
-  partnerId: string,
-  customerIds: string[],
-  opts: { balances?: boolean; limits?: { dayStart: Date; monthStart: Date } },
-): Promise<CustomerParts> {
-  const ids = sql`${`{${customerIds.join(',')}}`}::uuid[]`;
-  const accounts = sql`${`{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`}::text[]`;
+export interface PartsOptions {
+  balances?: boolean;
+  limits?: { dayStart: Date; monthStart: Date };
+}
+
+/**
+ * The parts of the customers whose ids `ids` (a uuid[] expression) gives, as one json object expression: usable alone
+ * or as a column beside the customer row itself (`ids` may then refer to the outer row).
+ */
+function partsJson(partnerId: string, ids: SQL, accounts: SQL, opts: PartsOptions): SQL {
   const none = sql`'[]'::json`;
   const balances = opts.balances
     ? sql`(SELECT coalesce(json_agg(json_build_object('customerId', substr(account, 10), 'blockchain', blockchain, 'asset', asset, 'balance', balance::text) ORDER BY blockchain, asset), '[]')
@@ -41,24 +45,36 @@ export async function loadCustomerParts(
              WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids}) AND released_at IS NULL AND created_at >= ${opts.limits.monthStart.toISOString()}::timestamptz
              GROUP BY customer_id) u)`
     : none;
-  const result = await db.execute(sql`SELECT
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'partyId', associated_party_id, 'type', type, 'side', side, 'status', status, 'id', id)), '[]')
-       FROM documents WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS docs,
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'id', id, 'type', type)), '[]')
-       FROM associated_parties WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS parties,
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'blockchain', blockchain, 'address', address, 'isDefault', is_default) ORDER BY blockchain), '[]')
-       FROM wallets WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS wallets,
-    ${balances} AS balances, ${overrides} AS overrides, ${used} AS used`);
+  return sql`json_build_object(
+    'docs', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'partyId', associated_party_id, 'type', type, 'side', side, 'status', status, 'id', id)), '[]')
+       FROM documents WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'parties', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'id', id, 'type', type)), '[]')
+       FROM associated_parties WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'wallets', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'blockchain', blockchain, 'address', address, 'isDefault', is_default) ORDER BY blockchain), '[]')
+       FROM wallets WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'balances', ${balances}, 'overrides', ${overrides}, 'used', ${used})`;
+}
+
+// node-postgres parses json columns; PGlite too. A string (some drivers) is parsed here.
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/** Numbers travel as text (never JSON numbers), so no amount loses a digit. */
+export async function loadCustomerParts(db: Db, partnerId: string, customerIds: string[], opts: PartsOptions): Promise<CustomerParts> {
+  const ids = sql`${`{${customerIds.join(',')}}`}::uuid[]`;
+  const accounts = sql`${`{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`}::text[]`;
+  const result = await db.execute(sql`SELECT ${partsJson(partnerId, ids, accounts, opts)} AS parts`);
   const rows = (result as unknown as { rows?: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
-  const row = rows[0]!;
-  // node-postgres parses json columns; PGlite too. A string (some drivers) is parsed here.
-  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-  return {
-    docs: json(row.docs),
-    parties: json(row.parties),
-    wallets: json(row.wallets),
-    balances: json(row.balances),
-    overrides: json(row.overrides),
-    used: json(row.used),
-  };
+  return json(rows[0]!.parts);
+}
+
+/** One customer of the partner and all its parts in one statement (a customer read); undefined when there is none. */
+export async function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<{ row: CustomerRow; parts: CustomerParts } | undefined> {
+  const parts = partsJson(partnerId, sql`ARRAY[${customers.id}]`, sql`ARRAY['customer:' || ${customers.id}::text]`, opts);
+  const [found] = await db
+    .select({ ...getTableColumns(customers), parts: sql<unknown>`${parts}`.as('parts') })
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)));
+  if (!found) return undefined;
+  const { parts: p, ...row } = found;
+  return { row, parts: json(p) };
 }

@@ -19,6 +19,13 @@ export async function enqueueJob(tx: Db, job: { partnerId: string; kind: string;
   return id;
 }
 
+/** Several jobs in one statement (a transaction's deadlines). */
+export async function enqueueJobs(tx: Db, list: { partnerId: string; kind: string; payload: Record<string, unknown>; runAt: Date }[]): Promise<void> {
+  if (!list.length) return;
+  await tx.insert(jobs).values(list.map((job) => ({ id: newId(), ...job })));
+  wakeWorkers();
+}
+
 /**
  * Locks one due job for the calling transaction; other processes skip it until that transaction ends. A job is due on its
  * partner's clock (wall time plus the partner's sandbox offset), which comes back with it as `clockOffsetMs`.
