@@ -1,6 +1,10 @@
 // Opens the database: embedded PGlite in a data dir by default, PostgreSQL through `pg` when a URL is given; applies the migrations.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
@@ -101,10 +105,49 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   return openPglite(opts.dataDir ?? './.ramp-data');
 }
 
+/** PGlite's shared buffers: PostgreSQL's default 128 MB is most of an embedded server's memory, and the demo's data fits in far less. */
+const PGLITE_CONF = ['shared_buffers = 16MB'];
+
+/**
+ * initdb runs in a child process: the WebAssembly memory it grows (hundreds of MB) is never given back, so run here it
+ * would stay in the server for good. A data dir on disk is initialised there and opened here; an in-memory database
+ * (tests) loads the child's freshly made data dir as a tarball, which is kept in the temp dir per PGlite version so later
+ * opens skip initdb altogether.
+ */
+async function initdbInChild(dir: string): Promise<Blob | undefined> {
+  const memory = dir.startsWith('memory://');
+  if (!memory && existsSync(join(dir, 'PG_VERSION'))) return undefined;
+  const tarball = join(tmpdir(), `ramp-pglite-initdb-${pgliteVersion()}.tar`);
+  if (memory && existsSync(tarball)) return new Blob([readFileSync(tarball)]);
+  const out = memory ? `${tarball}.${process.pid}.${randomBytes(4).toString('hex')}` : '';
+  const child = `
+    const [url, dir, out] = process.argv.slice(1);
+    const { PGlite } = await import(url);
+    const db = await PGlite.create(dir);
+    if (out) (await import('node:fs')).writeFileSync(out, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await db.close();`;
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, ['--input-type=module', '-e', child, import.meta.resolve('@electric-sql/pglite'), memory ? 'memory://' : dir, out], (err, _stdout, stderr) =>
+      err ? reject(new Error(`PGlite initdb failed: ${stderr || err.message}`)) : resolve(),
+    ),
+  );
+  if (!memory) return undefined;
+  const dump = readFileSync(out);
+  renameSync(out, tarball); // atomic: a concurrent opener reads a whole tarball or none
+  return new Blob([dump]);
+}
+
+let version: string | undefined;
+function pgliteVersion(): string {
+  version ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.resolve('@electric-sql/pglite'))), 'utf8')) as { version: string }).version;
+  return version;
+}
+
 async function openPglite(dataDir: string): Promise<Store> {
   const dir = dataDir.startsWith('memory://') ? dataDir : `${dataDir.replace(/\/+$/, '')}/pg`;
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const loadDataDir = await initdbInChild(dir);
+  const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF, ...(loadDataDir ? { loadDataDir } : {}) });
   const base = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
   const counter = { n: 0 };
