@@ -3,8 +3,8 @@
 // raise the number only with the reason in the commit.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newPartner, type TestServer, startTestServer } from './harness';
-import { approvedInNewPartner } from './kyc-helpers';
+import { client, newPartner, type TestServer, startTestServer } from './harness';
+import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 
 let server: TestServer;
 let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
@@ -66,5 +66,44 @@ describe('what is cached to save them', () => {
     const res = await other.api.post('/v2/exchange-rates', floating());
     assert.equal(res.status, 404, res.text);
     assert.equal(res.body.errors[0].path, 'customerId');
+  });
+});
+
+describe('the BFF beside the service', () => {
+  test('answers the customer read and floating quotes from the flows: the statements of /v2, and no second /v2 request', async () => {
+    const api = client(server, server.apiKey);
+    const id = await approvedIndividual(server, api, server.apiKey);
+    const session = await api.post('/v2/widget-sessions', { customerId: id });
+    assert.equal(session.status, 201, session.text);
+    const bff = (path: string, init: RequestInit = {}) =>
+      server.app.request(path, { ...init, headers: { authorization: `Bearer ${session.body.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    await new Promise((r) => setTimeout(r, 1100)); // past the no-cache second that approval's clock moves open
+    const v2Lines = () => server.logs.filter((l) => /"route":"\/v2\//.test(l)).length;
+    const beforeLines = v2Lines();
+    assert.ok(beforeLines > 0, '/v2 requests are logged with their path (so a BFF call through /v2 would show)');
+    const read = await counted(async () => {
+      const res = await bff('/bff/customer?include=limits,balances');
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      const body = JSON.parse(text) as { id: string; transactionLimits?: unknown; metadata?: unknown };
+      assert.equal(body.id, id);
+      assert.ok(body.transactionLimits);
+      assert.equal('metadata' in body, false);
+    });
+    assert.equal(read, 1);
+    const floatingQuote = await counted(async () => {
+      const res = await bff('/bff/exchange-rates', { method: 'POST', body: JSON.stringify({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' }) });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.equal((JSON.parse(text) as { customerId: string }).customerId, id);
+    });
+    assert.equal(floatingQuote, 0);
+    assert.equal(v2Lines(), beforeLines, 'no /v2 request was made for them');
+    // The same problems as /v2 for a bad body.
+    const bad = await bff('/bff/exchange-rates', { method: 'POST', body: JSON.stringify({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'XYZ', sourceAmount: '100.00', extra: 1 }) });
+    assert.equal(bad.status, 400);
+    const problem = (await bad.json()) as { code: string; errors: { path: string }[] };
+    assert.equal(problem.code, 'VALIDATION_FAILED');
+    assert.deepEqual(problem.errors.map((e) => e.path).sort(), ['extra', 'targetCurrency']);
   });
 });
