@@ -2,14 +2,17 @@
 // `npm start` runs plain JavaScript: no TypeScript compiler in the running process. Packages stay external (loaded from
 // node_modules as they are: PGlite finds its WebAssembly beside itself); the SQL migrations are copied beside the bundle.
 import { cpSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
+// `node scripts/build-server.mjs [entry outfile]`: another entry (the bench's server) bundles the same way.
 const root = new URL('..', import.meta.url).pathname;
-const out = `${root}dist/server`;
+const [entry = 'server/main.ts', outfile = 'dist/server/main.js'] = process.argv.slice(2);
+const out = dirname(`${root}${outfile}`);
 rmSync(out, { recursive: true, force: true });
 await build({
-  entryPoints: [`${root}server/main.ts`],
-  outfile: `${out}/main.js`,
+  entryPoints: [`${root}${entry}`],
+  outfile: `${root}${outfile}`,
   bundle: true,
   platform: 'node',
   format: 'esm',
