@@ -1,7 +1,7 @@
 // Opens the database: embedded PGlite in a data dir by default, PostgreSQL through `pg` when a URL is given; applies the migrations.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +71,17 @@ export function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<
       scope.tx = undefined;
     }
   });
+}
+
+/**
+ * The database itself behind a store's `db`, when no ambient transaction is open (else undefined): what a named prepared
+ * statement must be made on, since it stays bound to the session it was prepared with.
+ */
+export function baseOutsideTransaction(db: Db): Db | undefined {
+  const base = baseOf.get(db);
+  if (!base) return undefined;
+  const scope = ambient.getStore();
+  return scope?.base === base && scope.tx ? undefined : base;
 }
 
 /** A `Db` that is the ambient transaction while there is one, else the database itself. */
@@ -211,7 +222,9 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     } as typeof client.query;
   });
   const drizzled = drizzlePg(pool, { schema });
-  releaseClientWhenBeginFails(drizzled, pool);
+  const names = new StatementNames();
+  namedStatements((drizzled as unknown as { session: NodePgSession<any, any> }).session, names);
+  releaseClientWhenBeginFails(drizzled, pool, names);
   const db = ambientDb(drizzled as unknown as Db);
   let closed: Promise<void> | undefined;
   return {
@@ -229,12 +242,14 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
  * every request waits for a connection forever. The same transaction, with the client released (and, when the
  * connection is broken, destroyed) on every path.
  */
-function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool): void {
+function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool, names: StatementNames): void {
   // biome-ignore lint: drizzle keeps its session, dialect and options as plain fields.
   const session = (drizzled as any).session as { dialect: any; schema: any; options: any; transaction: unknown };
   session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
     const client = await pool.connect();
-    const tx = new NodePgTransaction(session.dialect, new NodePgSession(client, session.dialect, session.schema, session.options), session.schema);
+    const txSession = new NodePgSession(client, session.dialect, session.schema, session.options);
+    namedStatements(txSession, names);
+    const tx = new NodePgTransaction(session.dialect, txSession, session.schema);
     try {
       await tx.execute(sql`begin${config ? sql` ${(tx as unknown as { getTransactionConfigSQL(c: PgTransactionConfig): SQL }).getTransactionConfigSQL(config)}` : undefined}`);
     } catch (err) {
@@ -257,6 +272,31 @@ function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeo
     client.release();
     return result;
   };
+}
+
+/**
+ * Names for statements by their text, so that node-postgres prepares each once per connection and PostgreSQL parses and
+ * plans it once (a customer read's six json_agg subqueries cost more to plan than to run). Only the first `max` distinct
+ * texts of this process get a name (texts that vary, such as IN lists of any length, could otherwise fill each
+ * connection with prepared statements); later ones run unnamed as before.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string | undefined>();
+  constructor(private readonly max = 300) {}
+  nameFor(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name !== undefined || this.names.has(text)) return name;
+    name = this.names.size < this.max ? `r${createHash('sha1').update(text).digest('base64url').slice(0, 20)}` : undefined;
+    if (this.names.size < this.max * 4) this.names.set(text, name);
+    return name;
+  }
+}
+
+// biome-ignore lint: any session of this pool, whatever its schema typing.
+function namedStatements(session: NodePgSession<any, any>, names: StatementNames): void {
+  const prepareQuery = session.prepareQuery.bind(session);
+  session.prepareQuery = ((query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) =>
+    (prepareQuery as (...a: unknown[]) => never)(query, fields, name ?? names.nameFor(query.sql), ...rest)) as typeof session.prepareQuery;
 }
 
 /** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */
