@@ -182,10 +182,19 @@ export class RateLimits {
 
   /** /v2, after bearer auth: one point of the API key's budget (the BFF's in-process calls are not counted twice). */
   perApiKey(): MiddlewareHandler {
+    // Only keys that passed auth get here: a few per partner, so their hashes are remembered rather than made per request.
+    const hashes = new Map<string, string>();
     return async (c, next) => {
       if (this.limiters.apiKey && !inProcess(c)) {
         const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-        if (token) await this.consume('apiKey', hashKey(token), 'for this API key');
+        if (token) {
+          let hashed = hashes.get(token);
+          if (!hashed) {
+            if (hashes.size >= 10_000) hashes.clear();
+            hashes.set(token, (hashed = hashKey(token)));
+          }
+          await this.consume('apiKey', hashed, 'for this API key');
+        }
       }
       await next();
     };
