@@ -2,7 +2,7 @@
 // and when each next step (and expiry, and sandbox autopay) is due.
 import type { TransactionRow } from '../../store/queries/transactions';
 import type { Db } from '../../store/db';
-import { enqueueJob, enqueueJobs } from '../../store/queries/jobs';
+import { enqueueJob } from '../../store/queries/jobs';
 import type { TxDeps } from './deps';
 
 export const TX_STEP_JOB = 'transaction.step';
@@ -19,13 +19,14 @@ export async function scheduleStep(tx: Db, deps: TxDeps, row: TransactionRow) {
 }
 
 /** An unpaid on-ramp fails when its window closes; in sandbox with autopay, it is paid by itself first. */
-export async function scheduleOnRampDeadlines(tx: Db, deps: TxDeps, row: TransactionRow, expiresAt: Date) {
-  await enqueueJobs(tx, [
+/** The jobs of an on-ramp's deadlines: expiry, and in sandbox with autopay, the payment. */
+export function onRampDeadlines(deps: TxDeps, row: Pick<TransactionRow, 'id' | 'partnerId'>, expiresAt: Date) {
+  return [
     { partnerId: row.partnerId, kind: TX_EXPIRE_JOB, payload: { transactionId: row.id }, runAt: expiresAt },
     ...(deps.config.sandbox && deps.settlement.autopayAfterMs > 0
       ? [{ partnerId: row.partnerId, kind: TX_PAY_JOB, payload: { transactionId: row.id }, runAt: new Date(deps.clock.now().getTime() + deps.settlement.autopayAfterMs) }]
       : []),
-  ]);
+  ];
 }
 
 /** The receipt a status that moved stablecoin carries: kept once made (a retry shows the same hash). */

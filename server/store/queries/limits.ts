@@ -1,5 +1,5 @@
 // Limit overrides and reservations: what a customer may move, and what it has used in the current UTC day and month.
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { limitOverrides, limitReservations } from '../schema/index';
@@ -41,6 +41,11 @@ export async function overrideAndUsage(db: Db, partnerId: string, customerId: st
   const o = row?.override;
   const override = typeof o === 'string' ? (JSON.parse(o) as typeof o) : (o ?? undefined);
   return { override, used: { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' } };
+}
+
+/** The insert of a reservation, to ride along the transaction's own insert (see insertTransaction). */
+export function reservationInsert(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): SQL {
+  return tx.insert(limitReservations).values({ id: newId(), ...r, createdAt: at }).getSQL();
 }
 
 export async function insertReservation(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): Promise<string> {
