@@ -1,20 +1,14 @@
 // HTTP benchmark: requests/s and p99 of the real app's hot paths as a ratio of a bare node:http server answering the
 // same bytes, measured in the same run and interleaved (bare, app, bare, app). The load generator (bench/load.mjs) runs
-// in a worker thread with keep-alive connections. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise.
-// Writes bench/results.json. BENCH_DURATION_MS and BENCH_CONNECTIONS tune the run.
+// in a worker thread with keep-alive connections; the server under test (bench/server.ts, bundled) in a child process,
+// whose RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
+// BENCH_DURATION_MS, BENCH_CONNECTIONS and BENCH_LIST_ROWS tune the run.
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { serve } from '@hono/node-server';
-import { sql } from 'drizzle-orm';
-import { createApp } from '../server/app';
-import { bootstrap } from '../server/bootstrap';
-import { loadConfig } from '../server/config';
 import { generateApiKey } from '../server/domain/api-keys';
-import { createLogger } from '../server/logger';
-import { openStore } from '../server/store/db';
 
 /** The customer read must keep at least this share of bare node:http's throughput: a regression guard against the keep-alive floor (the issue's targets are in the README table). */
 const FLOOR_RATIO = 0.02;
@@ -69,21 +63,38 @@ const barePort = await listen(bare);
 
 const apiKey = generateApiKey('sandbox');
 const databaseUrl = process.env.DATABASE_URL ?? '';
-const config = loadConfig({ RAMP_API_KEY: apiKey, RAMP_SESSION_SECRET: 'b'.repeat(40), RAMP_LOG_LEVEL: 'silent', RAMP_DATA_DIR: '/nonexistent', RAMP_RATE_LIMIT_API_KEY: '100000000/1', DATABASE_URL: databaseUrl });
-const schema = databaseUrl ? `ramp_bench_${process.pid}` : undefined;
-const store = await openStore({ databaseUrl, dataDir: 'memory://', schema });
-const deps = await bootstrap(config, createLogger('silent'), { store });
-const app = createApp(deps);
+
+// The server under test: bench/server.ts bundled as npm start bundles the server (plain JavaScript, no tsx in it), in a child process.
+const root = new URL('..', import.meta.url).pathname;
+execFileSync(process.execPath, [`${root}scripts/build-server.mjs`, 'bench/server.ts', 'dist/bench/server.js'], { stdio: 'inherit' });
+const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const ready = await new Promise<{ port: number; partnerId: string; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
+  child.once('message', (m) => resolve(m as { port: number; partnerId: string; kind: 'pglite' | 'postgres' }));
+  child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+});
+let asks = 0;
+const ask = <T = void>(m: Record<string, unknown>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const id = ++asks;
+    const on = (r: { id?: number; ok: boolean; value?: T; error?: string }) => {
+      if (r.id !== id) return;
+      child.off('message', on);
+      if (r.ok) resolve(r.value as T);
+      else reject(new Error(r.error));
+    };
+    child.on('message', on);
+    child.send({ id, ...m });
+  });
+const store = { kind: ready.kind, execute: (text: string) => ask({ sql: text }) };
+const deps = { partnerId: ready.partnerId };
+const base = `http://127.0.0.1:${ready.port}`;
 const auth = { authorization: `Bearer ${apiKey}` };
-const created = await app.request('/v2/customers', {
+const created = await fetch(`${base}/v2/customers`, {
   method: 'POST',
   headers: { ...auth, 'content-type': 'application/json' },
   body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '529.982.247-25', birthDate: '1990-05-17' }),
 });
 const { id } = (await created.json()) as { id: string };
-const ramp = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-await new Promise((r) => ramp.once('listening', r));
-const base = `http://127.0.0.1:${(ramp.address() as AddressInfo).port}`;
 
 const cases: { name: string; load: Load }[] = [
   { name: 'GET /healthz', load: { url: `${base}/healthz` } },
@@ -94,8 +105,7 @@ const cases: { name: string; load: Load }[] = [
   },
 ];
 
-let peakRss = 0;
-const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
+await ask({ peakRss: true }); // from here on: the server's peak under load
 const rows: { name: string; rps: number; p99: number; bareRps: number; ratio: number }[] = [];
 for (const c of cases) {
   const sample = await fetch(c.load.url, { method: c.load.method, headers: { ...c.load.headers, ...(c.load.body ? { 'content-type': 'application/json' } : {}) }, body: c.load.body ? JSON.stringify(c.load.body) : undefined });
@@ -111,20 +121,20 @@ for (const c of cases) {
   const bareRps = bares.reduce((s, r) => s + r.rps, 0) / bares.length;
   rows.push({ name: c.name, rps, p99: Math.max(...apps.map((r) => r.p99)), bareRps, ratio: rps / bareRps });
 }
-clearInterval(rssTimer);
+const peakRss = await ask<number>({ peakRss: true });
 
 /** Seeds customers of the bench's partner (one in a thousand TEMPORARY_REJECTION, the rest spread), in SQL: generate_series, not the API. */
 async function seedCustomers(from: number, to: number): Promise<void> {
   const statuses = `(ARRAY['NOT_STARTED','UNDER_VERIFICATION','APPROVED','TEMPORARY_REJECTION','FINAL_REJECTION'])`;
   for (let start = from; start < to; start += 100_000) {
     const end = Math.min(to, start + 100_000) - 1;
-    await store.db.execute(
-      sql.raw(`INSERT INTO customers (id, partner_id, type, name, tax_id, verification_status)
+    await store.execute(
+      `INSERT INTO customers (id, partner_id, type, name, tax_id, verification_status)
         SELECT gen_random_uuid(), '${deps.partnerId}', CASE WHEN i % 3 = 0 THEN 'BUSINESS' ELSE 'INDIVIDUAL' END, 'Seed ' || i, 'seed' || lpad(i::text, 10, '0'), CASE WHEN i % 1000 = 7 THEN 'TEMPORARY_REJECTION' ELSE ${statuses}[1 + i % 3] END
-        FROM generate_series(${start}, ${end}) AS i`),
+        FROM generate_series(${start}, ${end}) AS i`,
     );
   }
-  await store.db.execute(sql.raw('ANALYZE customers'));
+  await store.execute('ANALYZE customers');
 }
 const listLoad: Load = { url: `${base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
 const listAt = async (): Promise<Result> => {
@@ -142,9 +152,10 @@ const slowdown = small.rps / large.rps;
 // Lock + on-ramp pairs: an APPROVED customer (set in SQL, with limits raised so that the run never hits them), a LOCKED
 // quote and the on-ramp that uses it, per loop. Its floor is pgbench's TPC-B on the same server with the same clients.
 let pairs: { rps: number; p99: number; pgbenchTps?: number; ratio?: number } | undefined;
+let pairsRss = 0;
 {
-  await store.db.execute(sql.raw(`UPDATE customers SET verification_status = 'APPROVED' WHERE id = '${id}'`));
-  await store.db.execute(sql.raw(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) VALUES ('${deps.partnerId}', '${id}', 1000000000, 1000000000000, 1000000000000)`));
+  await store.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id = '${id}'`);
+  await store.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) VALUES ('${deps.partnerId}', '${id}', 1000000000, 1000000000000, 1000000000000)`);
   const lock = { customerId: id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' };
   const pairLoad: Load = {
     url: `${base}/v2/exchange-rates`,
@@ -153,7 +164,9 @@ let pairs: { rps: number; p99: number; pgbenchTps?: number; ratio?: number } | u
     body: lock,
     then: { url: `${base}/v2/transactions/on-ramp`, method: 'POST', body: { customerId: id, purpose: 'INVESTMENT', rail: 'PIX' }, idField: 'exchangeRateId' },
   };
+  await ask({ peakRss: true }); // the list's seeding is not load: the peak restarts here
   const runs = [await measure(pairLoad), await measure(pairLoad)];
+  pairsRss = await ask<number>({ peakRss: true });
   pairs = { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99) };
   if (store.kind === 'postgres' && hasPgbench()) {
     const db = `ramp_pgbench_${process.pid}`;
@@ -181,13 +194,11 @@ console.log(`|---|---|---|---|---|`);
 for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99.toFixed(1)} | ${r.bareRps.toFixed(0)} | ${r.ratio.toFixed(3)}× |`);
 console.log(`\nGET /v2/customers?status=TEMPORARY_REJECTION (1 row in 1000): ${small.rps.toFixed(0)} req/s (p99 ${small.p99.toFixed(1)} ms) at 10k rows, ${large.rps.toFixed(0)} req/s (p99 ${large.p99.toFixed(1)} ms) at ${LIST_ROWS} rows (seeded in ${seedSeconds.toFixed(0)} s): ${slowdown.toFixed(2)}× slower`);
 console.log(`lock + on-ramp: ${pairs.rps.toFixed(0)} pairs/s (p99 ${pairs.p99.toFixed(1)} ms)${pairs.pgbenchTps ? `; pgbench TPC-B ${pairs.pgbenchTps.toFixed(0)} tps, ${CONNECTIONS} clients: ${pairs.ratio!.toFixed(3)}×` : ' (pgbench: PostgreSQL only, and only when installed)'}`);
-console.log(`peak RSS of the process (server + bare floor): ${(peakRss / 2 ** 20).toFixed(0)} MB`);
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20 }, null, 2));
+console.log(`peak RSS of the server process under load (hot paths; lock + on-ramp): ${(peakRss / 2 ** 20).toFixed(0)} MB; ${(pairsRss / 2 ** 20).toFixed(0)} MB`);
+writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20, pairsRssMb: pairsRss / 2 ** 20 }, null, 2));
 bare.close();
-ramp.close();
-// The bench's schema (and its million rows) goes with it.
-if (schema) await store.db.execute(sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-await store.close();
+// The server drops the bench's schema (and its million rows) and exits.
+await ask({ stop: true });
 const read = rows[1]!;
 if (read.ratio < FLOOR_RATIO) {
   console.error('http: under the floor');

@@ -1,5 +1,6 @@
-// `npm start` (before it execs the server): builds the browser bundles only when dist/ is missing or older than their
-// sources, so a fresh clone builds once and later starts skip the vite build.
+// `npm start` (before it runs the server): builds the browser bundles when dist/ is missing or older than their sources,
+// and the server bundle (scripts/build-server.mjs) when dist/server/main.js is older than server/ or src/; a fresh clone
+// builds once and later starts skip both. RAMP_REBUILD=1 forces both.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +13,19 @@ const newest = (dir) => {
   }
   return t;
 };
-const stamp = join(root, 'dist/sdk');
-const inputs = Math.max(newest('src'), newest('demo'), statSync(join(root, 'vite.config.ts')).mtimeMs, statSync(join(root, 'package.json')).mtimeMs);
-if (!existsSync(stamp) || statSync(stamp).mtimeMs < inputs || process.env.RAMP_REBUILD === '1') {
+const mtime = (file) => (existsSync(join(root, file)) ? statSync(join(root, file)).mtimeMs : 0);
+const force = process.env.RAMP_REBUILD === '1';
+const pkg = mtime('package.json');
+
+const sdk = join(root, 'dist/sdk');
+const browserInputs = Math.max(newest('src'), newest('demo'), mtime('vite.config.ts'), pkg);
+if (force || !existsSync(sdk) || statSync(sdk).mtimeMs < browserInputs) {
   console.error('npm start: building the browser bundles (dist/ is missing or older than src/)');
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit', cwd: root });
+}
+
+const serverInputs = Math.max(newest('server'), newest('src'), mtime('tsconfig.json'), pkg, mtime('scripts/build-server.mjs'));
+if (force || mtime('dist/server/main.js') < serverInputs) {
+  console.error('npm start: bundling the server (dist/server/main.js is missing or older than server/)');
+  execFileSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { stdio: 'inherit', cwd: root });
 }

@@ -3,8 +3,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bffApp } from './bff/routes';
 import { parseOrigins, publicOnboardingApp } from './bff/public-onboarding';
 import { widgetSessionAuth } from './bff/session';
-import { Upstream, UpstreamProblem } from './bff/upstream';
-import { bearerAuth } from './http/auth';
+import { InProcessUpstream, Upstream, UpstreamProblem } from './bff/upstream';
+import { ApiKeyCache, bearerAuth } from './http/auth';
 import { closeAfterUnreadBody } from './http/connection';
 import { additionalInformationApp } from './http/additional-information';
 import { associatedPartiesApp } from './http/associated-parties';
@@ -66,7 +66,8 @@ export function createApp(deps: AppDeps) {
 
   const v2 = openApiApp();
   const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
-  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db), partnerTime(deps), limits.perApiKey(), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
+  const keys = new ApiKeyCache();
+  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
   v2.route('/', customersApp(deps));
   v2.route('/', additionalInformationApp(deps));
   v2.route('/', documentsApp(deps));
@@ -84,7 +85,9 @@ export function createApp(deps: AppDeps) {
   if (config.sandbox) v2.route('/', sandboxApp(deps));
   app.route('/v2', v2);
 
-  const upstream = new Upstream({ apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req) => app.fetch(req, { [IN_PROCESS]: true }) });
+  const upstreamOptions = { apiKey: deps.apiKey, upstreamUrl: config.RAMP_UPSTREAM_URL, inProcess: (req: Request) => app.fetch(req, { [IN_PROCESS]: true }) };
+  // Beside the service, hot reads go straight to the flows; a pure BFF speaks HTTP to its upstream for everything.
+  const upstream = config.RAMP_UPSTREAM_URL ? new Upstream(upstreamOptions) : new InProcessUpstream(upstreamOptions, { db: store.db, deps, keys });
   // In process the bootstrap partner is known; in front of an upstream, the upstream says whose key this BFF holds.
   const localPartner = config.RAMP_UPSTREAM_URL ? undefined : deps.partnerId;
   const ownPartnerId = async (requestId: string) => localPartner ?? upstream.partnerId({ requestId });

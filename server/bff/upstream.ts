@@ -1,7 +1,8 @@
-// The BFF's typed client of the public /v2 contract (ky): in-process app.fetch by default, the network when RAMP_UPSTREAM_URL is set.
+// The BFF's typed client of the public /v2 contract (ky): in process by default (hot reads straight to the flows, the rest
+// through app.fetch), the network when RAMP_UPSTREAM_URL is set.
 import ky, { type KyInstance } from 'ky';
 import type { Customer, CreateCustomerRequest } from '../../src/contract/customers';
-import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
+import { type Quote, type QuoteRequest, QuoteRequestSchema } from '../../src/contract/exchange-rates';
 import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
 import type { Pagination } from '../../src/contract/common';
 import type { RampEvent } from '../../src/contract/events';
@@ -9,7 +10,17 @@ import type { OffRampRequest, OnRampRequest, Transaction } from '../../src/contr
 import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, UpdateAssociatedParty, Verification } from '../../src/contract/kyc';
 import type { Partner } from '../../src/contract/partner';
 import type { WidgetSession } from '../../src/contract/widget-sessions';
-import { AppError } from '../domain/errors';
+import { AppError, invalid, notFound } from '../domain/errors';
+import { quote } from '../flows/quotes';
+import { presentTransaction } from '../flows/transactions';
+import type { ApiKeyCache } from '../http/auth';
+import type { Deps } from '../http/deps';
+import { readCustomer } from '../http/presenters';
+import { issuesOf } from '../http/problem';
+import { isUuid } from '../ids';
+import type { Db } from '../store/db';
+import { partnerClockOffset } from '../store/queries/partner-clocks';
+import { getTransaction } from '../store/queries/transactions';
 
 /** A problem answered by /v2, carried unchanged to the browser. */
 export class UpstreamProblem extends Error {
@@ -42,8 +53,10 @@ export interface UpstreamOptions {
 export class Upstream {
   private readonly http: KyInstance;
   private ownPartner: Promise<string> | undefined;
+  protected readonly apiKey: string;
 
   constructor(opts: UpstreamOptions) {
+    this.apiKey = opts.apiKey;
     this.http = ky.create({
       prefixUrl: `${opts.upstreamUrl ?? 'http://in-process.ramp'}/v2`,
       fetch: opts.upstreamUrl ? globalThis.fetch : async (input, init) => opts.inProcess(new Request(input, init)),
@@ -191,5 +204,60 @@ export class Upstream {
     ctx: { requestId: string },
   ): Promise<WidgetSession> {
     return this.call('post', 'widget-sessions', { json: body, headers: { 'x-request-id': ctx.requestId } });
+  }
+}
+
+/** What the BFF needs to answer its hot reads in process: the store, the presenters' dependencies, and the /v2 key cache. */
+export interface InProcessDeps {
+  db: Db;
+  deps: Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
+  keys: ApiKeyCache;
+}
+
+/**
+ * The BFF's client when it runs beside the service (no RAMP_UPSTREAM_URL): the customer read, floating quotes and the
+ * transaction read call the flows directly instead of re-entering /v2 through a Request (auth, logging and routing twice).
+ * The semantics are /v2's: the partner is the one the held API key names now (through /v2's own key cache, so a revoked
+ * key stops here too), the request body passes the same schema with the same problems, time is the partner's clock,
+ * and a resource of another partner is 404. Every write still goes through /v2 (idempotency, its one transaction).
+ */
+export class InProcessUpstream extends Upstream {
+  constructor(
+    opts: UpstreamOptions,
+    private readonly local: InProcessDeps,
+  ) {
+    super(opts);
+  }
+
+  /** Runs `fn` as /v2 would for the held key: its partner, on its partner's clock. */
+  private async asPartner<T>(fn: (partnerId: string) => Promise<T>): Promise<T> {
+    const partnerId = await this.local.keys.partnerFor(this.local.db, this.apiKey);
+    if (!partnerId) throw new AppError('UNAUTHENTICATED', 'The API key is not valid or was revoked.');
+    const offset = this.local.deps.config.sandbox ? await partnerClockOffset(this.local.db, partnerId) : 0;
+    return this.local.deps.clock.within(offset, () => fn(partnerId));
+  }
+
+  override getCustomer(id: string, ctx: { requestId: string }, query: { includeTransactionLimits?: boolean; includeBalances?: boolean } = {}): Promise<Customer> {
+    return this.asPartner(async (partnerId) => {
+      const customer = isUuid(id) ? await readCustomer(this.local.db, this.local.deps, partnerId, id, query) : undefined;
+      if (!customer) throw notFound('Customer');
+      return customer;
+    });
+  }
+
+  override quote(body: QuoteRequest, ctx: Ctx): Promise<Quote> {
+    // A LOCKED quote is stored: a write, so through /v2 with its idempotency.
+    if ((body as { type?: unknown }).type !== 'FLOATING' || ctx.idempotencyKey) return super.quote(body, ctx);
+    const parsed = QuoteRequestSchema.safeParse(body);
+    if (!parsed.success) throw invalid(issuesOf(parsed.error, 'json'));
+    return this.asPartner((partnerId) => quote(this.local.db, this.local.deps, partnerId, parsed.data));
+  }
+
+  override getTransaction(id: string, ctx: Ctx): Promise<Transaction> {
+    return this.asPartner(async (partnerId) => {
+      const row = isUuid(id) ? await getTransaction(this.local.db, partnerId, id) : undefined;
+      if (!row) throw notFound('Transaction');
+      return presentTransaction(row) as Transaction;
+    });
   }
 }

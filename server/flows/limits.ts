@@ -1,4 +1,5 @@
 // Transaction limits as the service applies them: the customer's limits and usage, and the atomic check-and-reserve the transaction endpoints call.
+import type { SQL } from 'drizzle-orm';
 import { Decimal } from 'decimal.js';
 import { AppError } from '../domain/errors';
 import { breachedLimit, defaultLimits, type LimitSet, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
@@ -7,7 +8,7 @@ import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
-import { getOverride, insertReservation, usedSince } from '../store/queries/limits';
+import { getOverride, overrideAndUsage, reservationInsert } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
   return limitSetWith(row, await getOverride(db, row.partnerId, row.id));
@@ -20,8 +21,8 @@ export function limitSetWith(row: Pick<CustomerRow, 'type'>, o: { single: string
 }
 
 export async function customerLimits(db: Db, deps: { clock: Clock }, row: CustomerRow): Promise<TransactionLimits> {
-  const limits = await limitSetOf(db, row);
-  return transactionLimits(limits, await usedSince(db, row.partnerId, row.id, limitWindows(deps.clock.now())));
+  const { override, used } = await overrideAndUsage(db, row.partnerId, row.id, limitWindows(deps.clock.now()));
+  return transactionLimits(limitSetWith(row, override), used);
 }
 
 /** Mid rates per currency into USD at one instant: read before a DB transaction opens, so no rate source is called inside it. */
@@ -49,11 +50,26 @@ export async function reserveLimit(
   amountUsd: string,
   reference: string,
 ): Promise<void> {
+  await tx.execute(await checkLimit(tx, deps, c, amountUsd, reference));
+}
+
+/**
+ * What reserveLimit does, but the reservation is answered as an insert for the caller to send with its own insert of the
+ * same transaction (one round trip for both). The customer row is locked until the transaction ends either way, so the
+ * reservation is written before any other transaction of the customer can check.
+ */
+export async function checkLimit(
+  tx: Db,
+  deps: { clock: Clock },
+  c: { partnerId: string; customerId: string; locked?: CustomerRow },
+  amountUsd: string,
+  reference: string,
+): Promise<SQL> {
   const row = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : await lockCustomer(tx, c.partnerId, c.customerId);
   if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
   const now = deps.clock.now();
-  const limits = await limitSetOf(tx, row);
-  const used = await usedSince(tx, row.partnerId, row.id, limitWindows(now));
+  const { override, used } = await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now));
+  const limits = limitSetWith(row, override);
   const breach = breachedLimit(limits, used, amountUsd);
   if (breach) {
     throw new AppError(
@@ -62,5 +78,5 @@ export async function reserveLimit(
       { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
     );
   }
-  await insertReservation(tx, { partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
+  return reservationInsert(tx, { partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
 }

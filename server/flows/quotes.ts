@@ -1,6 +1,10 @@
 // Pricing a quote for a customer: the rate of the moment, the fee schedule, the partner fee. Used by /exchange-rates and by transactions without a locked quote.
 import type { Quote, QuoteRequest } from '../../src/contract/exchange-rates';
-import { unknownReference } from '../domain/errors';
+import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
+import { timeLockSeconds, type TimeLock } from '../domain/fee-schedule';
+import { newId } from '../ids';
+import { customerExists } from '../store/queries/customers';
+import { insertLockedQuote } from '../store/queries/exchange-rates';
 import { defaultRail, priceQuote, validatePair } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { getPartnerFee } from '../store/queries/partner-fees';
@@ -51,4 +55,31 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
     ...(req.type === 'LOCKED' ? { timeLock: priced.timeLock } : {}),
     createdAt: now.toISOString(),
   };
+}
+
+/**
+ * POST /exchange-rates (and the BFF's quotes): a FLOATING quote priced now and not stored, or a LOCKED one stored with its
+ * id and expiry. `body` has passed the QuoteRequest schema; the customer, when named, must be the partner's.
+ */
+export async function quote(db: Db, deps: QuoteDeps, partnerId: string, body: QuoteRequest): Promise<Quote> {
+  const issues: FieldIssue[] = [];
+  if (body.type === 'FLOATING') {
+    if (body.customerId === undefined) issues.push({ path: 'customerId', message: 'is required for a FLOATING quote' });
+    if (body.rail === undefined) issues.push({ path: 'rail', message: 'is required for a FLOATING quote' });
+    if (body.sourceAmount === undefined) issues.push({ path: 'sourceAmount', message: 'is required for a FLOATING quote' });
+    if (body.targetAmount !== undefined) issues.push({ path: 'targetAmount', message: 'applies only to LOCKED quotes' });
+    if (body.timeLock !== undefined) issues.push({ path: 'timeLock', message: 'applies only to LOCKED quotes' });
+  } else if (body.sourceAmount === undefined && body.targetAmount === undefined) {
+    issues.push({ path: 'sourceAmount', message: 'give sourceAmount, targetAmount or both' });
+  }
+  if (issues.length) throw invalid(issues);
+  if (body.customerId !== undefined && !(await customerExists(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
+  const priced = await priceFor(db, deps, partnerId, body);
+  const now = new Date(priced.createdAt);
+  if (body.type === 'FLOATING') return priced;
+  const id = newId();
+  const expiresAt = new Date(now.getTime() + timeLockSeconds(priced.timeLock as TimeLock) * 1000);
+  const locked: Quote = { id, ...priced, expiresAt: expiresAt.toISOString() };
+  await insertLockedQuote(db, { id, partnerId, customerId: body.customerId ?? null, quote: locked, expiresAt, createdAt: now });
+  return locked;
 }

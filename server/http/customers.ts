@@ -12,10 +12,10 @@ import {
 import { normalizeTaxId } from '../../src/contract/tax-id';
 import { AppError, invalid, notFound } from '../domain/errors';
 import { newId } from '../ids';
-import { getCustomer, insertCustomer, listCustomers } from '../store/queries/customers';
+import { insertCustomer, listCustomers } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import type { Deps } from './deps';
-import { presentCustomer, presentCustomerEvent, presentCustomers } from './presenters';
+import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomer } from './presenters';
 import { openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
@@ -118,8 +118,8 @@ export function customersApp(deps: Deps) {
     .openapi(getCustomerRoute, async (c) => {
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
-      const row = await getCustomer(db, c.get('partnerId'), id);
-      if (!row) throw notFound('Customer');
-      return c.json(await presentCustomer(db, deps, row, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances }), 200);
+      const customer = await readCustomer(db, deps, c.get('partnerId'), id, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances });
+      if (!customer) throw notFound('Customer');
+      return c.json(customer, 200);
     });
 }

@@ -1,12 +1,7 @@
 // POST /v2/exchange-rates: floating quotes (indicative, not stored) and locked ones (stored, single use, until expiresAt).
 import { createRoute } from '@hono/zod-openapi';
-import { type Quote, QuoteRequestSchema, QuoteSchema } from '../../src/contract/exchange-rates';
-import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
-import { timeLockSeconds, type TimeLock } from '../domain/fee-schedule';
-import { priceFor } from '../flows/quotes';
-import { newId } from '../ids';
-import { getCustomer } from '../store/queries/customers';
-import { insertLockedQuote } from '../store/queries/exchange-rates';
+import { QuoteRequestSchema, QuoteSchema } from '../../src/contract/exchange-rates';
+import { quote } from '../flows/quotes';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
 
@@ -28,27 +23,6 @@ const route = createRoute({
 export function exchangeRatesApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp().openapi(route, async (c) => {
-    const body = c.req.valid('json');
-    const partnerId = c.get('partnerId');
-    const issues: FieldIssue[] = [];
-    if (body.type === 'FLOATING') {
-      if (body.customerId === undefined) issues.push({ path: 'customerId', message: 'is required for a FLOATING quote' });
-      if (body.rail === undefined) issues.push({ path: 'rail', message: 'is required for a FLOATING quote' });
-      if (body.sourceAmount === undefined) issues.push({ path: 'sourceAmount', message: 'is required for a FLOATING quote' });
-      if (body.targetAmount !== undefined) issues.push({ path: 'targetAmount', message: 'applies only to LOCKED quotes' });
-      if (body.timeLock !== undefined) issues.push({ path: 'timeLock', message: 'applies only to LOCKED quotes' });
-    } else if (body.sourceAmount === undefined && body.targetAmount === undefined) {
-      issues.push({ path: 'sourceAmount', message: 'give sourceAmount, targetAmount or both' });
-    }
-    if (issues.length) throw invalid(issues);
-    if (body.customerId !== undefined && !(await getCustomer(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
-    const quote = await priceFor(db, deps, partnerId, body);
-    const now = new Date(quote.createdAt);
-    if (body.type === 'FLOATING') return c.json(quote, 200);
-    const id = newId();
-    const expiresAt = new Date(now.getTime() + timeLockSeconds(quote.timeLock as TimeLock) * 1000);
-    const locked: Quote = { id, ...quote, expiresAt: expiresAt.toISOString() };
-    await insertLockedQuote(db, { id, partnerId, customerId: body.customerId ?? null, quote: locked, expiresAt, createdAt: now });
-    return c.json(locked, 200);
+    return c.json(await quote(db, deps, c.get('partnerId'), c.req.valid('json')), 200);
   });
 }

@@ -9,15 +9,25 @@ import type { AppEnv } from './env';
 export const MAX_JSON_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 32;
 
-/** 1 MB for JSON bodies; upload routes (`except`) enforce their own, larger limit while streaming. */
+const tooLarge = () => {
+  throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_JSON_BYTES / 1024 / 1024} MB.`);
+};
+
+/**
+ * 1 MB for JSON bodies; upload routes (`except`) enforce their own, larger limit while streaming. A request without a body
+ * (GET, HEAD) or with a Content-Length is decided from its headers, as hono's bodyLimit decides it, without touching
+ * `c.req.raw.body`: on @hono/node-server that builds a whole fetch Request (stream, abort signal) per request, where
+ * `c.req.text()` later reads the body straight from Node. Only a chunked body goes through bodyLimit's counting reader.
+ */
 export function jsonBodyLimit(opts: { except?: RegExp } = {}): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({
-    maxSize: MAX_JSON_BYTES,
-    onError: () => {
-      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_JSON_BYTES / 1024 / 1024} MB.`);
-    },
-  });
-  return (c, next) => (opts.except?.test(new URL(c.req.url).pathname) ? next() : limit(c, next));
+  const limit = bodyLimit({ maxSize: MAX_JSON_BYTES, onError: tooLarge });
+  return (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (opts.except?.test(new URL(c.req.url).pathname)) return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number.parseInt(length, 10) > MAX_JSON_BYTES ? tooLarge() : next();
+    return limit(c, next);
+  };
 }
 
 /** For POST/PUT/PATCH: an empty body passes (the route's schema decides if one is required); anything else must be JSON. */

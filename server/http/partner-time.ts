@@ -1,5 +1,6 @@
-// Runs the rest of a request on its partner's clock: in sandbox the partner's offset is read from the database on every
-// request, so every process agrees on a partner's time; in production there is no offset and no query.
+// Runs the rest of a request on its partner's clock: in sandbox the partner's offset is kept in the database, so every
+// process agrees on a partner's time (read at most once a second per partner and process, and at once after a move made
+// through this process); in production there is no offset and no query.
 import type { MiddlewareHandler } from 'hono';
 import { partnerClockOffset } from '../store/queries/partner-clocks';
 import type { Deps } from './deps';

@@ -14,7 +14,7 @@ import type { DocumentRow } from '../store/queries/documents';
 import { latestVerification, type VerificationRow } from '../store/queries/verifications';
 import { limitSetWith } from '../flows/limits';
 import { limitWindows, transactionLimits } from '../domain/limits';
-import { loadCustomerParts } from '../store/queries/customer-parts';
+import { type CustomerParts, getCustomerWithParts, loadCustomerParts } from '../store/queries/customer-parts';
 import type { WalletRow } from '../store/queries/wallets';
 import type { Deps } from './deps';
 
@@ -36,16 +36,29 @@ interface Extras {
   statusReason?: Verification['statusReason'];
 }
 
-export async function presentCustomers(db: Db, deps: PresentDeps, rows: CustomerRow[], opts: PresentOptions = {}): Promise<Customer[]> {
+/** A customer read (GET /customers/{id}): the row and everything it shows in one statement; undefined when the partner has no such customer. */
+export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<Customer | undefined> {
+  const found = await getCustomerWithParts(db, partnerId, id, partsOptions(deps, opts));
+  return found && (await presentCustomers(db, deps, [found.row], opts, found.parts))[0]!;
+}
+
+const partsOptions = (deps: PresentDeps, opts: PresentOptions) => ({
+  balances: opts.includeBalances,
+  limits: opts.includeTransactionLimits ? limitWindows(deps.clock.now()) : undefined,
+});
+
+export async function presentCustomers(db: Db, deps: PresentDeps, rows: CustomerRow[], opts: PresentOptions = {}, loaded?: CustomerParts): Promise<Customer[]> {
   if (rows.length === 0) return [];
   const partnerId = rows[0]!.partnerId;
   // One statement for everything but the rows themselves (documents, parties, wallets, balances, limit usage).
-  const parts = await loadCustomerParts(
-    db,
-    partnerId,
-    rows.map((r) => r.id),
-    { balances: opts.includeBalances, limits: opts.includeTransactionLimits ? limitWindows(deps.clock.now()) : undefined },
-  );
+  const parts =
+    loaded ??
+    (await loadCustomerParts(
+      db,
+      partnerId,
+      rows.map((r) => r.id),
+      partsOptions(deps, opts),
+    ));
   const snapshots = buildKycSnapshots(rows, parts.docs, parts.parties);
   const out: Customer[] = [];
   for (const row of rows) {

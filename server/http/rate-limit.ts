@@ -1,4 +1,5 @@
-// Rate limits (rate-limiter-flexible): per API key, widget session, verification link and client address; counters in memory or in PostgreSQL.
+// Rate limits (rate-limiter-flexible): per API key, widget session, verification link and client address; counters in
+// memory or in PostgreSQL (spent in leases, see rate-limit-lease.ts).
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -7,6 +8,7 @@ import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
 import type { Store } from '../store/db';
+import { LeasedLimiter } from './rate-limit-lease';
 
 /**
  * What each limit counts (points per window, from the configuration):
@@ -70,10 +72,38 @@ export const rateLimited = (msBeforeNext: number, what: string) => {
   return new AppError('RATE_LIMITED', `Too many requests ${what}. Retry after ${retryAfter} s.`, { extra: { retryAfter } });
 };
 
+/** One limit as the middleware sees it: in memory, each call counts; in PostgreSQL, through a lease. */
+interface Limit {
+  /** One point; on the request path (leased in PostgreSQL). */
+  consume(key: string): Promise<void>;
+  /** One point counted in the store at once (refused credentials: rare, and counted exactly across processes). */
+  consumeExact(key: string): Promise<void>;
+  blockedFor(key: string): Promise<number>;
+}
+
+function memoryLimit(limiter: RateLimiterAbstract): Limit {
+  const consume = async (key: string) => {
+    await limiter.consume(key);
+  };
+  return {
+    consume,
+    consumeExact: consume,
+    async blockedFor(key) {
+      const res = await limiter.get(key);
+      return res && res.consumedPoints > limiter.points ? Math.max(res.msBeforeNext, 1) : 0;
+    },
+  };
+}
+
+function leasedLimit(limiter: RateLimiterAbstract): Limit {
+  const leased = new LeasedLimiter(limiter);
+  return { consume: (key) => leased.consume(key), consumeExact: (key) => leased.consumeExact(key), blockedFor: (key) => leased.blockedFor(key) };
+}
+
 export class RateLimits {
   /** Where the counters live: PostgreSQL is the default on PostgreSQL; the embedded database serves one process, so memory. */
   readonly store: 'memory' | 'postgres' | 'off';
-  private readonly limiters: Partial<Record<LimitName, RateLimiterAbstract>> = {};
+  private readonly limiters: Partial<Record<LimitName, Limit>> = {};
   private readonly trustProxy: number;
 
   constructor(config: Config, store: Store, private readonly logger?: Logger) {
@@ -86,29 +116,31 @@ export class RateLimits {
     const pool = this.store === 'postgres' ? (store.db as unknown as { $client: pg.Pool }).$client : undefined;
     for (const [name, { points, seconds }] of Object.entries(settings(config)) as [LimitName, { points: number; seconds: number }][]) {
       const base = { keyPrefix: name, points, duration: seconds };
+      // In PostgreSQL each process spends leases of the budget (one upsert per twentieth of it) and remembers a key it
+      // found over its budget until the window ends: a flood costs no queries.
       this.limiters[name] = pool
-        ? new RateLimiterPostgres({
-            ...base,
-            storeClient: pool,
-            storeType: 'pool',
-            tableName: 'rate_limits',
-            // The table comes with the migrations (UNLOGGED), so no process races to create it.
-            tableCreated: true,
-            // Once a key is over, this process refuses it from memory until the window ends: a flood costs no queries.
-            inMemoryBlockOnConsumed: points + 1,
-            // While the database is away each process limits on its own rather than failing the request.
-            insuranceLimiter: new RateLimiterMemory(base),
-          })
-        : new RateLimiterMemory(base);
+        ? leasedLimit(
+            new RateLimiterPostgres({
+              ...base,
+              storeClient: pool,
+              storeType: 'pool',
+              tableName: 'rate_limits',
+              // The table comes with the migrations (UNLOGGED), so no process races to create it.
+              tableCreated: true,
+              // While the database is away each process limits on its own rather than failing the request.
+              insuranceLimiter: new RateLimiterMemory(base),
+            }),
+          )
+        : memoryLimit(new RateLimiterMemory(base));
     }
   }
 
   /** Counts one request for `key`; throws RATE_LIMITED (429 with Retry-After) when the window's budget is spent. */
-  async consume(name: LimitName, key: string, what = 'for this client'): Promise<void> {
+  async consume(name: LimitName, key: string, what = 'for this client', exact = false): Promise<void> {
     const limiter = this.limiters[name];
     if (!limiter) return;
     try {
-      await limiter.consume(key);
+      await (exact ? limiter.consumeExact(key) : limiter.consume(key));
     } catch (err) {
       if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext, what);
       // The store failed and so did its insurance: let the request through rather than fail it for a counter.
@@ -121,8 +153,7 @@ export class RateLimits {
     const limiter = this.limiters[name];
     if (!limiter) return 0;
     try {
-      const res = await limiter.get(key);
-      return res && res.consumedPoints > limiter.points ? Math.max(res.msBeforeNext, 1) : 0;
+      return await limiter.blockedFor(key);
     } catch {
       return 0;
     }
@@ -145,16 +176,25 @@ export class RateLimits {
       const wait = await this.blockedFor('authFailures', address);
       if (wait > 0) throw rateLimited(wait, 'with refused credentials from this address');
       await next();
-      if (failures.has(c.res.status)) await this.consume('authFailures', address, 'with refused credentials from this address');
+      if (failures.has(c.res.status)) await this.consume('authFailures', address, 'with refused credentials from this address', true);
     };
   }
 
   /** /v2, after bearer auth: one point of the API key's budget (the BFF's in-process calls are not counted twice). */
   perApiKey(): MiddlewareHandler {
+    // Only keys that passed auth get here: a few per partner, so their hashes are remembered rather than made per request.
+    const hashes = new Map<string, string>();
     return async (c, next) => {
       if (this.limiters.apiKey && !inProcess(c)) {
         const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-        if (token) await this.consume('apiKey', hashKey(token), 'for this API key');
+        if (token) {
+          let hashed = hashes.get(token);
+          if (!hashed) {
+            if (hashes.size >= 10_000) hashes.clear();
+            hashes.set(token, (hashed = hashKey(token)));
+          }
+          await this.consume('apiKey', hashed, 'for this API key');
+        }
       }
       await next();
     };

@@ -5,7 +5,9 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+// From server/http/ in the sources, or from dist/server/ when running the bundle that `npm start` builds.
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dist = /[\\/]dist[\\/]server[\\/]$/.test(here) ? fileURLToPath(new URL('../', import.meta.url)) : fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /** `onboarding-BsHDIdG4.js`, `messages-pt-BR-core-2f4JyLWB.js` (and their maps): Vite's `[name]-[hash].js` chunks. */
 export function isHashedChunk(path: string): boolean {

@@ -1,11 +1,15 @@
 // Opens the database: embedded PGlite in a data dir by default, PostgreSQL through `pg` when a URL is given; applies the migrations.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgDatabase, PgTransactionConfig } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +26,11 @@ export interface Store {
   kind: 'pglite' | 'postgres';
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Statements sent to the database so far by this store (each query, and BEGIN/COMMIT/ROLLBACK), whoever sent them
+   * (drizzle, the rate limiter): tests count a request's round trips with it.
+   */
+  statements(): number;
   close(): Promise<void>;
 }
 
@@ -64,6 +73,17 @@ export function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<
   });
 }
 
+/**
+ * The database itself behind a store's `db`, when no ambient transaction is open (else undefined): what a named prepared
+ * statement must be made on, since it stays bound to the session it was prepared with.
+ */
+export function baseOutsideTransaction(db: Db): Db | undefined {
+  const base = baseOf.get(db);
+  if (!base) return undefined;
+  const scope = ambient.getStore();
+  return scope?.base === base && scope.tx ? undefined : base;
+}
+
 /** A `Db` that is the ambient transaction while there is one, else the database itself. */
 function ambientDb(base: Db): Db {
   const proxy = new Proxy(base, {
@@ -96,17 +116,59 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   return openPglite(opts.dataDir ?? './.ramp-data');
 }
 
+/** PGlite's shared buffers: PostgreSQL's default 128 MB is most of an embedded server's memory, and the demo's data fits in far less. */
+const PGLITE_CONF = ['shared_buffers = 16MB'];
+
+/**
+ * initdb runs in a child process: the WebAssembly memory it grows (hundreds of MB) is never given back, so run here it
+ * would stay in the server for good. A data dir on disk is initialised there and opened here; an in-memory database
+ * (tests) loads the child's freshly made data dir as a tarball, which is kept in the temp dir per PGlite version so later
+ * opens skip initdb altogether.
+ */
+async function initdbInChild(dir: string): Promise<Blob | undefined> {
+  const memory = dir.startsWith('memory://');
+  if (!memory && existsSync(join(dir, 'PG_VERSION'))) return undefined;
+  const tarball = join(tmpdir(), `ramp-pglite-initdb-${pgliteVersion()}.tar`);
+  if (memory && existsSync(tarball)) return new Blob([readFileSync(tarball)]);
+  const out = memory ? `${tarball}.${process.pid}.${randomBytes(4).toString('hex')}` : '';
+  const child = `
+    const [url, dir, out] = process.argv.slice(1);
+    const { PGlite } = await import(url);
+    const db = await PGlite.create(dir);
+    if (out) (await import('node:fs')).writeFileSync(out, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await db.close();`;
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, ['--input-type=module', '-e', child, import.meta.resolve('@electric-sql/pglite'), memory ? 'memory://' : dir, out], (err, _stdout, stderr) =>
+      err ? reject(new Error(`PGlite initdb failed: ${stderr || err.message}`)) : resolve(),
+    ),
+  );
+  if (!memory) return undefined;
+  const dump = readFileSync(out);
+  renameSync(out, tarball); // atomic: a concurrent opener reads a whole tarball or none
+  return new Blob([dump]);
+}
+
+let version: string | undefined;
+function pgliteVersion(): string {
+  version ??= (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.resolve('@electric-sql/pglite'))), 'utf8')) as { version: string }).version;
+  return version;
+}
+
 async function openPglite(dataDir: string): Promise<Store> {
   const dir = dataDir.startsWith('memory://') ? dataDir : `${dataDir.replace(/\/+$/, '')}/pg`;
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const loadDataDir = await initdbInChild(dir);
+  const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF, ...(loadDataDir ? { loadDataDir } : {}) });
   const base = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
+  const counter = { n: 0 };
+  countPgliteStatements(client, counter);
   const db = ambientDb(base);
   return {
     db,
     kind: 'pglite',
     ping: () => ping(db),
+    statements: () => counter.n,
     close: () => client.close(),
   };
 }
@@ -148,16 +210,124 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     evictIdle();
     opts.onConnectionError?.(err);
   };
+  const counter = { n: 0 };
   pool.on('error', report);
-  pool.on('connect', (client) => client.on('error', report));
-  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db);
+  pool.on('connect', (client) => {
+    client.on('error', report);
+    // Every statement of this pool goes through a client's query (pool.query too): counted once here.
+    const query = client.query;
+    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      counter.n++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
+  });
+  const drizzled = drizzlePg(pool, { schema });
+  const names = new StatementNames();
+  namedStatements((drizzled as unknown as { session: NodePgSession<any, any> }).session, names);
+  releaseClientWhenBeginFails(drizzled, pool, names);
+  const db = ambientDb(drizzled as unknown as Db);
   let closed: Promise<void> | undefined;
   return {
     db,
     kind: 'postgres',
     ping: () => ping(db, opts.connectTimeoutMs ?? 5000),
+    statements: () => counter.n,
     close: () => (closed ??= pool.end()),
   };
+}
+
+/**
+ * drizzle's node-postgres transaction sends BEGIN before its try block: when BEGIN fails (a connection dropped while
+ * idle in the pool, a statement timeout) the checked-out client is never released, and after `poolSize` such failures
+ * every request waits for a connection forever. The same transaction, with the client released (and, when the
+ * connection is broken, destroyed) on every path.
+ */
+function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool, names: StatementNames): void {
+  // biome-ignore lint: drizzle keeps its session, dialect and options as plain fields.
+  const session = (drizzled as any).session as { dialect: any; schema: any; options: any; transaction: unknown };
+  session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
+    const client = await pool.connect();
+    const txSession = new NodePgSession(client, session.dialect, session.schema, session.options);
+    namedStatements(txSession, names);
+    const tx = new NodePgTransaction(session.dialect, txSession, session.schema);
+    try {
+      await tx.execute(sql`begin${config ? sql` ${(tx as unknown as { getTransactionConfigSQL(c: PgTransactionConfig): SQL }).getTransactionConfigSQL(config)}` : undefined}`);
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    let result: unknown;
+    try {
+      result = await fn(tx);
+      await tx.execute(sql`commit`);
+    } catch (err) {
+      try {
+        await tx.execute(sql`rollback`);
+        client.release();
+      } catch (rollbackFailed) {
+        client.release(rollbackFailed as Error);
+      }
+      throw err;
+    }
+    client.release();
+    return result;
+  };
+}
+
+/**
+ * Names for statements by their text, so that node-postgres prepares each once per connection and PostgreSQL parses and
+ * plans it once (a customer read's six json_agg subqueries cost more to plan than to run). Only the first `max` distinct
+ * texts of this process get a name (texts that vary, such as IN lists of any length, could otherwise fill each
+ * connection with prepared statements); later ones run unnamed as before.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string | undefined>();
+  constructor(private readonly max = 300) {}
+  nameFor(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name !== undefined || this.names.has(text)) return name;
+    name = this.names.size < this.max ? `r${createHash('sha1').update(text).digest('base64url').slice(0, 20)}` : undefined;
+    if (this.names.size < this.max * 4) this.names.set(text, name);
+    return name;
+  }
+}
+
+// biome-ignore lint: any session of this pool, whatever its schema typing.
+function namedStatements(session: NodePgSession<any, any>, names: StatementNames): void {
+  const prepareQuery = session.prepareQuery.bind(session);
+  session.prepareQuery = ((query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) =>
+    (prepareQuery as (...a: unknown[]) => never)(query, fields, name ?? names.nameFor(query.sql), ...rest)) as typeof session.prepareQuery;
+}
+
+/** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */
+function countPgliteStatements(client: PGlite, counter: { n: number }): void {
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...a: Parameters<PGlite['query']>) => {
+    counter.n++;
+    return query(...a);
+  }) as PGlite['query'];
+  client.exec = (...a: Parameters<PGlite['exec']>) => {
+    counter.n++;
+    return exec(...a);
+  };
+  client.transaction = ((fn: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<unknown>) => {
+    counter.n += 2;
+    return transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      const txExec = tx.exec.bind(tx);
+      tx.query = ((...a: Parameters<typeof tx.query>) => {
+        counter.n++;
+        return txQuery(...a);
+      }) as typeof tx.query;
+      tx.exec = (...a: Parameters<typeof tx.exec>) => {
+        counter.n++;
+        return txExec(...a);
+      };
+      return fn(tx);
+    });
+  }) as PGlite['transaction'];
 }
 
 async function ping(db: Db, timeoutMs = 5000): Promise<boolean> {

@@ -80,3 +80,32 @@ describe('database outages', { skip }, () => {
     assert.equal((await api.get('/readyz')).status, 200);
   });
 });
+
+describe('a transaction whose BEGIN fails', { skip }, () => {
+  test('gives its connection back: a pool of one still serves the next transaction', async () => {
+    const schema = `ramp_begin_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const store = await openStore({ databaseUrl: url!, schema, poolSize: 1, connectTimeoutMs: 1000 });
+    try {
+      let failBegin = true;
+      const pool = (store.db as unknown as { $client: pg.Pool }).$client;
+      // Every connection of this pool fails BEGIN while `failBegin` holds, as one whose backend just died would.
+      pool.on('connect', (c) => {
+        const query = c.query;
+        c.query = function (this: pg.PoolClient, ...args: unknown[]) {
+          const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+          if (failBegin && /^\s*begin/i.test(text ?? '')) return Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' }));
+          return (query as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof c.query;
+      });
+      for (let i = 0; i < 3; i++) await assert.rejects(store.db.transaction(async (tx) => tx.execute(sql`select 1`)), /Failed query: begin/);
+      failBegin = false;
+      const [row] = (await store.db.transaction(async (tx) => tx.execute(sql`select 41 + 1 as n`))).rows as { n: number }[];
+      assert.equal(Number(row!.n), 42);
+      assert.equal(pool.totalCount, 1);
+      assert.equal(pool.idleCount, 1, 'the connection is back in the pool');
+    } finally {
+      await store.db.execute(sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      await store.close();
+    }
+  });
+});

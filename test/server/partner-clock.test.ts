@@ -87,3 +87,23 @@ describe('the sandbox clock is per partner', () => {
     assert.ok(Math.abs(Date.parse(moved2.body.now) - Date.now() - 41_000) < 5_000, moved2.body.now);
   });
 });
+
+describe("a partner's offset is cached a second in process", () => {
+  test('a move made elsewhere (another process, straight in the database) is seen within a second; one made here at once', async () => {
+    const a = await approved();
+    const partnerId = (await a.api.get('/v2/partner')).body.id as string;
+    const quoteTime = async () => Date.parse((await a.api.post('/v2/exchange-rates', { customerId: a.id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' })).body.expiresAt) - Date.now();
+    await new Promise((r) => setTimeout(r, 1100)); // past the no-cache window that a move (approving took some) opens
+    assert.ok((await quoteTime()) < 65_000); // this read is cached now
+    // Another process moves the clock: this one does not ask the database again for up to a second...
+    await server.deps.store.db.execute(sql`INSERT INTO partner_clocks (partner_id, offset_ms) VALUES (${partnerId}, 3600000) ON CONFLICT (partner_id) DO UPDATE SET offset_ms = partner_clocks.offset_ms + 3600000`);
+    assert.ok((await quoteTime()) < 65_000, 'still the cached offset');
+    // ...and then it does.
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.ok((await quoteTime()) > 3_600_000, 'the moved offset, read again');
+    // A move through this process is seen at once.
+    const moved = await a.api.post('/v2/sandbox/clock/advance', { seconds: 3600 });
+    assert.equal(moved.status, 200, moved.text);
+    assert.ok((await quoteTime()) > 7_200_000);
+  });
+});

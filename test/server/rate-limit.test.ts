@@ -4,8 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { addressKey } from '../../server/http/rate-limit';
+import { LeasedLimiter } from '../../server/http/rate-limit-lease';
 import { openStore, type Store } from '../../server/store/db';
 import { createPartner } from '../../server/store/queries/partners';
 import { individual, startTestServer, type TestServer } from './harness';
@@ -252,5 +254,77 @@ describe('rate limits shared through PostgreSQL', () => {
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();
     }
+  });
+});
+
+describe('leases of a shared budget (what each process does in front of PostgreSQL)', () => {
+  /** A shared store that counts the calls made to it, standing in for the rate_limits table. */
+  const counted = (points: number, seconds = 60) => {
+    const store = new RateLimiterMemory({ points, duration: seconds });
+    let calls = 0;
+    const consume = store.consume.bind(store);
+    store.consume = (key, n, opts) => {
+      calls++;
+      return consume(key, n, opts);
+    };
+    return { store, calls: () => calls };
+  };
+
+  test('a budget of 100 shared by three processes admits exactly 100, taking a lease of 5 per call to the store', async () => {
+    const shared = counted(100);
+    const processes = [new LeasedLimiter(shared.store), new LeasedLimiter(shared.store), new LeasedLimiter(shared.store)];
+    assert.equal(processes[0]!.leaseSize, 5);
+    let admitted = 0;
+    let refused = 0;
+    // Round robin, as a load balancer would: the budget is spent evenly, so no lease is left half used.
+    for (let i = 0; i < 150; i++) {
+      try {
+        await processes[i % 3]!.consume('key');
+        admitted++;
+      } catch (err) {
+        assert.ok(err instanceof RateLimiterRes);
+        assert.ok(err.msBeforeNext > 0 && err.msBeforeNext <= 60_000);
+        refused++;
+      }
+    }
+    assert.equal(admitted, 100);
+    assert.equal(refused, 50);
+    assert.ok(shared.calls() <= 100 / 5 + 3, `store calls: ${shared.calls()}`);
+  });
+
+  test('concurrent requests with no lease wait on one call to the store; never more than the budget is admitted', async () => {
+    const shared = counted(40);
+    const a = new LeasedLimiter(shared.store);
+    const b = new LeasedLimiter(shared.store);
+    const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).consume('key')));
+    const admitted = results.filter((r) => r.status === 'fulfilled').length;
+    assert.ok(admitted <= 40 && admitted >= 40 - 2 * (a.leaseSize - 1), `admitted ${admitted}`);
+    // 40 points in leases of 2: 20 grants at most, and each process asks again only when its lease is gone.
+    assert.ok(shared.calls() <= 22 + 2, `store calls: ${shared.calls()}`);
+  });
+
+  test('a budget under twenty points is counted one point per call, exactly as without leases', async () => {
+    const shared = counted(6);
+    const a = new LeasedLimiter(shared.store);
+    const b = new LeasedLimiter(shared.store);
+    for (const l of [a, b, a, b, a, b]) await l.consume('key');
+    await assert.rejects(a.consume('key'), RateLimiterRes);
+    await assert.rejects(b.consume('key'), RateLimiterRes);
+    // Six one-point leases; the process that took the last knows the budget is spent and refuses without asking.
+    assert.equal(shared.calls(), 7);
+  });
+
+  test('a block set by another process is seen within a second; one set here at once', async () => {
+    const shared = new RateLimiterMemory({ points: 2, duration: 60 });
+    const here = new LeasedLimiter(shared);
+    const there = new LeasedLimiter(shared);
+    assert.equal(await here.blockedFor('addr'), 0);
+    await there.consumeExact('addr');
+    await there.consumeExact('addr');
+    await assert.rejects(there.consumeExact('addr'), RateLimiterRes);
+    assert.ok((await there.blockedFor('addr')) > 0, 'the process that counted the failure knows at once');
+    assert.equal(await here.blockedFor('addr'), 0, 'the other still trusts what it read a moment ago');
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.ok((await here.blockedFor('addr')) > 0, 'and reads the store again within a second');
   });
 });

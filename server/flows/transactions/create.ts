@@ -10,13 +10,14 @@ import type { Db } from '../../store/db';
 import { getBankAccount } from '../../store/queries/bank-accounts';
 import { type CustomerRow, lockCustomer } from '../../store/queries/customers';
 import { insertTransaction, type TransactionRow } from '../../store/queries/transactions';
+import { jobsInsert, wakeWorkers } from '../../store/queries/jobs';
 import { walletOwner, walletsOf } from '../../store/queries/wallets';
-import { reserveLimit, toUsd } from '../limits';
+import { checkLimit, reserveLimit, toUsd } from '../limits';
 import type { TxDeps } from './deps';
 import { holdFunds } from './ledger';
 import { record } from './lifecycle';
 import { readMarket, resolveQuote } from './quote';
-import { PAYMENT_WINDOW_SECONDS, scheduleOnRampDeadlines, scheduleStep } from './rails';
+import { onRampDeadlines, PAYMENT_WINDOW_SECONDS, scheduleStep } from './rails';
 
 async function approvedCustomer(tx: Db, partnerId: string, customerId: string, path: string): Promise<CustomerRow> {
   const c = await lockCustomer(tx, partnerId, customerId);
@@ -42,7 +43,9 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const blockchain = body.blockchain ?? quote.blockchain;
     const now = deps.clock.now();
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
-    await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
+    // The reservation rides along the transaction's insert, and the deadlines along its event: fewer round trips while
+    // the customer's row is locked.
+    const reservation = await checkLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
     // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
     const reference = id.replaceAll('-', '').slice(0, 25);
@@ -72,9 +75,9 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
       amountUsd,
       createdAt: now,
       updatedAt: now,
-    });
-    await record(tx, deps, row, now);
-    await scheduleOnRampDeadlines(tx, deps, row, expiresAt);
+    }, [reservation]);
+    await record(tx, deps, row, now, [jobsInsert(tx, onRampDeadlines(deps, row, expiresAt))]);
+    wakeWorkers();
     return row;
   });
 }

@@ -1,5 +1,6 @@
 // The life cycle after creation: each status change in its own DB transaction, with its ledger entries, receipt, estimate
 // and event; the payer's payment and forced failures.
+import type { SQL } from 'drizzle-orm';
 import type { AccountRail } from '../../domain/bank-accounts';
 import { AppError } from '../../domain/errors';
 import { failureStatus, eventType, isFinal, settlementEstimate, type TxStatus } from '../../domain/transactions';
@@ -14,8 +15,9 @@ import { presentTransaction } from './present';
 import { chainReceipt, scheduleStep } from './rails';
 
 /** The event of a transaction's current status, written in the DB transaction of the change. */
-export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Date) {
-  await insertEvent(tx, { partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) }, now);
+/** Writes the event of `row`'s status; `riders`: other inserts of the change sent with it (its jobs). */
+export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Date, riders: SQL[] = []) {
+  await insertEvent(tx, { partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) }, now, riders);
 }
 
 /** Moves a locked transaction to `to`, with the ledger entries, receipt, estimate and event that status carries, and schedules what comes next. */

@@ -19,11 +19,14 @@ export async function scheduleStep(tx: Db, deps: TxDeps, row: TransactionRow) {
 }
 
 /** An unpaid on-ramp fails when its window closes; in sandbox with autopay, it is paid by itself first. */
-export async function scheduleOnRampDeadlines(tx: Db, deps: TxDeps, row: TransactionRow, expiresAt: Date) {
-  await enqueueJob(tx, { partnerId: row.partnerId, kind: TX_EXPIRE_JOB, payload: { transactionId: row.id }, runAt: expiresAt });
-  if (deps.config.sandbox && deps.settlement.autopayAfterMs > 0) {
-    await enqueueJob(tx, { partnerId: row.partnerId, kind: TX_PAY_JOB, payload: { transactionId: row.id }, runAt: new Date(deps.clock.now().getTime() + deps.settlement.autopayAfterMs) });
-  }
+/** The jobs of an on-ramp's deadlines: expiry, and in sandbox with autopay, the payment. */
+export function onRampDeadlines(deps: TxDeps, row: Pick<TransactionRow, 'id' | 'partnerId'>, expiresAt: Date) {
+  return [
+    { partnerId: row.partnerId, kind: TX_EXPIRE_JOB, payload: { transactionId: row.id }, runAt: expiresAt },
+    ...(deps.config.sandbox && deps.settlement.autopayAfterMs > 0
+      ? [{ partnerId: row.partnerId, kind: TX_PAY_JOB, payload: { transactionId: row.id }, runAt: new Date(deps.clock.now().getTime() + deps.settlement.autopayAfterMs) }]
+      : []),
+  ];
 }
 
 /** The receipt a status that moved stablecoin carries: kept once made (a retry shows the same hash). */

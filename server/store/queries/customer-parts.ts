@@ -1,8 +1,11 @@
 // Everything a customer read shows besides the customer row (documents and parties for the requirements, wallets, and
-// optionally balances and limit usage) in ONE statement of json_agg subqueries: one round trip instead of six.
-import { sql } from 'drizzle-orm';
+// optionally balances and limit usage) in ONE statement of json_agg subqueries: one round trip instead of six, and for a
+// single customer's read the same statement brings the row too.
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { KycDocRow, KycPartyRow } from '../../flows/kyc-state';
-import type { Db } from '../db';
+import { baseOutsideTransaction, type Db } from '../db';
+import { customers } from '../schema/index';
+import type { CustomerRow } from './customers';
 import type { WalletRow } from './wallets';
 
 export interface CustomerParts {
@@ -14,15 +17,18 @@ export interface CustomerParts {
   used: { customerId: string; daily: string; monthly: string }[];
 }
 
-/** Numbers travel as text (never JSON numbers), so no amount loses a digit. */
-export async function loadCustomerParts(
-  db: Db,
-  partnerId: string,
-  customerIds: string[],
-  opts: { balances?: boolean; limits?: { dayStart: Date; monthStart: Date } },
-): Promise<CustomerParts> {
-  const ids = sql`${`{${customerIds.join(',')}}`}::uuid[]`;
-  const accounts = sql`${`{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`}::text[]`;
+export interface PartsOptions {
+  balances?: boolean;
+  limits?: { dayStart: Date | SQL; monthStart: Date | SQL };
+}
+
+const at = (d: Date | SQL) => (d instanceof Date ? d.toISOString() : d);
+
+/**
+ * The parts of the customers whose ids `ids` (a uuid[] expression) gives, as one json object expression: usable alone
+ * or as a column beside the customer row itself (`ids` may then refer to the outer row).
+ */
+function partsJson(partnerId: string | SQL, ids: SQL, accounts: SQL, opts: PartsOptions): SQL {
   const none = sql`'[]'::json`;
   const balances = opts.balances
     ? sql`(SELECT coalesce(json_agg(json_build_object('customerId', substr(account, 10), 'blockchain', blockchain, 'asset', asset, 'balance', balance::text) ORDER BY blockchain, asset), '[]')
@@ -35,30 +41,68 @@ export async function loadCustomerParts(
   const used = opts.limits
     ? sql`(SELECT coalesce(json_agg(u), '[]') FROM (
              SELECT customer_id AS "customerId",
-                    COALESCE(SUM(amount_usd) FILTER (WHERE created_at >= ${opts.limits.dayStart.toISOString()}::timestamptz), 0)::text AS daily,
+                    COALESCE(SUM(amount_usd) FILTER (WHERE created_at >= ${at(opts.limits.dayStart)}::timestamptz), 0)::text AS daily,
                     COALESCE(SUM(amount_usd), 0)::text AS monthly
              FROM limit_reservations
-             WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids}) AND released_at IS NULL AND created_at >= ${opts.limits.monthStart.toISOString()}::timestamptz
+             WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids}) AND released_at IS NULL AND created_at >= ${at(opts.limits.monthStart)}::timestamptz
              GROUP BY customer_id) u)`
     : none;
-  const result = await db.execute(sql`SELECT
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'partyId', associated_party_id, 'type', type, 'side', side, 'status', status, 'id', id)), '[]')
-       FROM documents WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS docs,
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'id', id, 'type', type)), '[]')
-       FROM associated_parties WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS parties,
-    (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'blockchain', blockchain, 'address', address, 'isDefault', is_default) ORDER BY blockchain), '[]')
-       FROM wallets WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})) AS wallets,
-    ${balances} AS balances, ${overrides} AS overrides, ${used} AS used`);
+  return sql`json_build_object(
+    'docs', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'partyId', associated_party_id, 'type', type, 'side', side, 'status', status, 'id', id)), '[]')
+       FROM documents WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'parties', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'id', id, 'type', type)), '[]')
+       FROM associated_parties WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'wallets', (SELECT coalesce(json_agg(json_build_object('customerId', customer_id, 'blockchain', blockchain, 'address', address, 'isDefault', is_default) ORDER BY blockchain), '[]')
+       FROM wallets WHERE partner_id = ${partnerId} AND customer_id = ANY(${ids})),
+    'balances', ${balances}, 'overrides', ${overrides}, 'used', ${used})`;
+}
+
+// node-postgres parses json columns; PGlite too. A string (some drivers) is parsed here.
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/** Numbers travel as text (never JSON numbers), so no amount loses a digit. */
+export async function loadCustomerParts(db: Db, partnerId: string, customerIds: string[], opts: PartsOptions): Promise<CustomerParts> {
+  const ids = sql`${`{${customerIds.join(',')}}`}::uuid[]`;
+  const accounts = sql`${`{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`}::text[]`;
+  const result = await db.execute(sql`SELECT ${partsJson(partnerId, ids, accounts, opts)} AS parts`);
   const rows = (result as unknown as { rows?: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
-  const row = rows[0]!;
-  // node-postgres parses json columns; PGlite too. A string (some drivers) is parsed here.
-  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-  return {
-    docs: json(row.docs),
-    parties: json(row.parties),
-    wallets: json(row.wallets),
-    balances: json(row.balances),
-    overrides: json(row.overrides),
-    used: json(row.used),
-  };
+  return json(rows[0]!.parts);
+}
+
+function customerWithPartsQuery(db: Db, partnerId: string | SQL, id: string | SQL, opts: PartsOptions) {
+  const parts = partsJson(partnerId, sql`ARRAY[${customers.id}]`, sql`ARRAY['customer:' || ${customers.id}::text]`, opts);
+  return db
+    .select({ ...getTableColumns(customers), parts: sql<unknown>`${parts}`.as('parts') })
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)));
+}
+
+/**
+ * The customer read as named prepared statements, one per shape (with or without balances and limits), per database:
+ * PostgreSQL parses and plans its six subqueries once per connection instead of on every read.
+ */
+const prepared = new WeakMap<Db, Map<string, ReturnType<ReturnType<typeof customerWithPartsQuery>['prepare']>>>();
+function preparedRead(base: Db, opts: PartsOptions) {
+  const shape = `customer_read_${opts.balances ? 'b' : ''}${opts.limits ? 'l' : ''}`;
+  let byShape = prepared.get(base);
+  if (!byShape) prepared.set(base, (byShape = new Map()));
+  let q = byShape.get(shape);
+  if (!q) {
+    const limits = opts.limits ? { dayStart: sql`${sql.placeholder('dayStart')}`, monthStart: sql`${sql.placeholder('monthStart')}` } : undefined;
+    q = customerWithPartsQuery(base, sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('id')}`, { balances: opts.balances, limits }).prepare(shape);
+    byShape.set(shape, q);
+  }
+  return q;
+}
+
+/** One customer of the partner and all its parts in one statement (a customer read); undefined when there is none. */
+export async function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<{ row: CustomerRow; parts: CustomerParts } | undefined> {
+  const base = baseOutsideTransaction(db);
+  const limits = opts.limits as { dayStart: Date; monthStart: Date } | undefined;
+  const [found] = base
+    ? await preparedRead(base, opts).execute({ partnerId, id, dayStart: limits?.dayStart.toISOString(), monthStart: limits?.monthStart.toISOString() })
+    : await customerWithPartsQuery(db, partnerId, id, opts);
+  if (!found) return undefined;
+  const { parts: p, ...row } = found;
+  return { row, parts: json(p) };
 }

@@ -26,6 +26,28 @@ export async function getCustomer(db: Db, partnerId: string, id: string): Promis
   return row;
 }
 
+/**
+ * Customers are never deleted, so once this process has seen one it exists for good: a floating quote (which needs only
+ * that its customer is the partner's) asks the database once per customer and minute, not per quote. Only what was seen
+ * is remembered (an unknown id asks every time), keyed by partner and id, so tenancy is the query's.
+ */
+const seenCustomers = new Map<string, number>();
+const SEEN_CUSTOMER_MS = 60_000;
+
+export async function customerExists(db: Db, partnerId: string, id: string): Promise<boolean> {
+  const key = `${partnerId}/${id}`;
+  const now = Date.now();
+  if ((seenCustomers.get(key) ?? 0) > now) return true;
+  const [row] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)));
+  if (!row) return false;
+  if (seenCustomers.size >= 50_000) seenCustomers.clear();
+  seenCustomers.set(key, now + SEEN_CUSTOMER_MS);
+  return true;
+}
+
 /** Reads a customer and locks its row until the transaction ends: every status change of one customer goes through here. */
 export async function lockCustomer(tx: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
   const [row] = await tx

@@ -1,5 +1,5 @@
 // The job queue: enqueue inside a change's transaction, claim due jobs with FOR UPDATE SKIP LOCKED, finish or retry.
-import { asc, desc, sql } from 'drizzle-orm';
+import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { jobs, partnerClocks } from '../schema/index';
@@ -17,6 +17,13 @@ export async function enqueueJob(tx: Db, job: { partnerId: string; kind: string;
   await tx.insert(jobs).values({ id, ...job });
   wakeWorkers();
   return id;
+}
+
+type NewJob = { partnerId: string; kind: string; payload: Record<string, unknown>; runAt: Date };
+
+/** The insert of several jobs, to ride along another insert of the same change (the caller wakes the workers once it ran). */
+export function jobsInsert(tx: Db, list: NewJob[]): SQL {
+  return tx.insert(jobs).values(list.map((job) => ({ id: newId(), ...job }))).getSQL();
 }
 
 /**

@@ -1,5 +1,5 @@
 // Limit overrides and reservations: what a customer may move, and what it has used in the current UTC day and month.
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { limitOverrides, limitReservations } from '../schema/index';
@@ -19,10 +19,13 @@ export async function putOverride(tx: Db, partnerId: string, customerId: string,
     .onConflictDoUpdate({ target: [limitOverrides.partnerId, limitOverrides.customerId], set: { ...set, updatedAt: at } });
 }
 
-/** USD used since each window start, counting reservations not released. */
-export async function usedSince(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
+/** The customer's override (if any) and its usage since each window start, in one statement (a transaction's limit check). */
+export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
   const [row] = await db
     .select({
+      override: sql<{ single: string | null; daily: string | null; monthly: string | null } | null>`(
+        SELECT json_build_object('single', single::text, 'daily', daily::text, 'monthly', monthly::text) FROM ${limitOverrides}
+        WHERE ${limitOverrides.partnerId} = ${partnerId} AND ${limitOverrides.customerId} = ${customerId})`,
       daily: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}) FILTER (WHERE ${limitReservations.createdAt} >= ${windows.dayStart.toISOString()}::timestamptz), 0)::text`,
       monthly: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}), 0)::text`,
     })
@@ -35,7 +38,14 @@ export async function usedSince(db: Db, partnerId: string, customerId: string, w
         gte(limitReservations.createdAt, windows.monthStart),
       ),
     );
-  return { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' };
+  const o = row?.override;
+  const override = typeof o === 'string' ? (JSON.parse(o) as typeof o) : (o ?? undefined);
+  return { override, used: { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' } };
+}
+
+/** The insert of a reservation, to ride along the transaction's own insert (see insertTransaction). */
+export function reservationInsert(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): SQL {
+  return tx.insert(limitReservations).values({ id: newId(), ...r, createdAt: at }).getSQL();
 }
 
 export async function insertReservation(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): Promise<string> {

@@ -1,0 +1,109 @@
+// Round trips to the database on the hot paths, counted (issue 14): a floating quote, a customer read with balances and
+// limits, a locked quote and the on-ramp that uses it. A change that adds a statement to one of them fails here, on purpose:
+// raise the number only with the reason in the commit.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { client, newPartner, type TestServer, startTestServer } from './harness';
+import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
+
+let server: TestServer;
+let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
+before(async () => {
+  // A long rate-limit window, so that no lease runs out (and takes an upsert) in the middle of a count.
+  server = await startTestServer({ RAMP_RATE_LIMIT_API_KEY: '1000000/3600', RAMP_RATE_LIMIT_AUTH_FAILURES: '1000000/3600' });
+  customer = await approvedInNewPartner(server);
+  // Past the second after approval's clock moves, in which a partner's clock offset is not cached.
+  await new Promise((r) => setTimeout(r, 1100));
+});
+after(async () => server?.close());
+
+/** Statements the store sent while `fn` ran; `fn` runs once before, to warm what is cached (key, clock, lease). */
+async function counted(fn: () => Promise<void>): Promise<number> {
+  await fn();
+  const before = server.deps.store.statements();
+  await fn();
+  return server.deps.store.statements() - before;
+}
+
+const floating = () => ({ customerId: customer.id, type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' });
+
+describe('statements per request on the hot paths', () => {
+  test('a floating quote', async () => {
+    const n = await counted(async () => {
+      const res = await customer.api.post('/v2/exchange-rates', floating());
+      assert.equal(res.status, 200, res.text);
+    });
+    // The key, the partner's clock, the rate-limit lease and the customer's existence are all known already: no statement.
+    assert.equal(n, 0);
+  });
+
+  test('a customer read with balances and transaction limits', async () => {
+    const n = await counted(async () => {
+      const res = await customer.api.get(`/v2/customers/${customer.id}?includeBalances=true&includeTransactionLimits=true`);
+      assert.equal(res.status, 200, res.text);
+    });
+    // The row, documents, parties, wallets, balances and limit usage in one json_agg statement.
+    assert.equal(n, 1);
+  });
+
+  test('a locked quote and the on-ramp that uses it', async () => {
+    const n = await counted(async () => {
+      const lock = await customer.api.post('/v2/exchange-rates', { ...floating(), type: 'LOCKED', sourceAmount: '10.00' });
+      assert.equal(lock.status, 200, lock.text);
+      const onRamp = await customer.api.post('/v2/transactions/on-ramp', { customerId: customer.id, exchangeRateId: lock.body.id, purpose: 'INVESTMENT' });
+      assert.equal(onRamp.status, 201, onRamp.text);
+    });
+    // Lock: the stored quote (1). On-ramp: BEGIN, customer locked once, quote redeemed, limit override and usage (one
+    // statement), transaction with its reservation, event with its deadlines, COMMIT (7).
+    assert.equal(n, 8);
+  });
+});
+
+describe('what is cached to save them', () => {
+  test("a customer another partner has quoted for is still unknown to this one (the existence cache is per partner)", async () => {
+    assert.equal((await customer.api.post('/v2/exchange-rates', floating())).status, 200);
+    const other = await newPartner(server);
+    const res = await other.api.post('/v2/exchange-rates', floating());
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.body.errors[0].path, 'customerId');
+  });
+});
+
+describe('the BFF beside the service', () => {
+  test('answers the customer read and floating quotes from the flows: the statements of /v2, and no second /v2 request', async () => {
+    const api = client(server, server.apiKey);
+    const id = await approvedIndividual(server, api, server.apiKey);
+    const session = await api.post('/v2/widget-sessions', { customerId: id });
+    assert.equal(session.status, 201, session.text);
+    const bff = (path: string, init: RequestInit = {}) =>
+      server.app.request(path, { ...init, headers: { authorization: `Bearer ${session.body.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    await new Promise((r) => setTimeout(r, 1100)); // past the no-cache second that approval's clock moves open
+    const v2Lines = () => server.logs.filter((l) => /"route":"\/v2\//.test(l)).length;
+    const beforeLines = v2Lines();
+    assert.ok(beforeLines > 0, '/v2 requests are logged with their path (so a BFF call through /v2 would show)');
+    const read = await counted(async () => {
+      const res = await bff('/bff/customer?include=limits,balances');
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      const body = JSON.parse(text) as { id: string; transactionLimits?: unknown; metadata?: unknown };
+      assert.equal(body.id, id);
+      assert.ok(body.transactionLimits);
+      assert.equal('metadata' in body, false);
+    });
+    assert.equal(read, 1);
+    const floatingQuote = await counted(async () => {
+      const res = await bff('/bff/exchange-rates', { method: 'POST', body: JSON.stringify({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' }) });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.equal((JSON.parse(text) as { customerId: string }).customerId, id);
+    });
+    assert.equal(floatingQuote, 0);
+    assert.equal(v2Lines(), beforeLines, 'no /v2 request was made for them');
+    // The same problems as /v2 for a bad body.
+    const bad = await bff('/bff/exchange-rates', { method: 'POST', body: JSON.stringify({ type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'XYZ', sourceAmount: '100.00', extra: 1 }) });
+    assert.equal(bad.status, 400);
+    const problem = (await bad.json()) as { code: string; errors: { path: string }[] };
+    assert.equal(problem.code, 'VALIDATION_FAILED');
+    assert.deepEqual(problem.errors.map((e) => e.path).sort(), ['extra', 'targetCurrency']);
+  });
+});
