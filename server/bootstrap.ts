@@ -53,6 +53,7 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
       poolSize: config.RAMP_DB_POOL_SIZE,
       connectTimeoutMs: config.RAMP_DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: config.RAMP_DB_STATEMENT_TIMEOUT_MS,
+      preparedStatements: config.RAMP_DB_PREPARED_STATEMENTS,
       onConnectionError: (err) => logger.warn({ code: (err as { code?: string }).code, message: err.message }, 'database connection lost; the pool reconnects'),
     }));
   const { key: apiKey, generated } = config.RAMP_API_KEY

@@ -54,6 +54,8 @@ const ConfigSchema = z.object({
   RAMP_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
   RAMP_DB_CONNECT_TIMEOUT_MS: ms(3000),
   RAMP_DB_STATEMENT_TIMEOUT_MS: ms(30_000),
+  /** Named prepared statements on PostgreSQL; `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
+  RAMP_DB_PREPARED_STATEMENTS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true'),
   RAMP_SHUTDOWN_GRACE_MS: ms(20_000),
   RAMP_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(8),
   RAMP_JOB_RETENTION_MS: ms(7 * 86_400_000),

@@ -45,6 +45,8 @@ export interface StoreOptions {
   poolSize?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** Named prepared statements (default true); off behind a pooler that cannot keep them. */
+  preparedStatements?: boolean;
   /** Told about connection errors that the pool survived (a terminated backend, a dropped socket). */
   onConnectionError?: (err: Error) => void;
 }
@@ -222,7 +224,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     } as typeof client.query;
   });
   const drizzled = drizzlePg(pool, { schema });
-  const names = new StatementNames();
+  const names = new StatementNames(opts.preparedStatements === false ? 0 : undefined);
   namedStatements((drizzled as unknown as { session: NodePgSession<any, any> }).session, names);
   releaseClientWhenBeginFails(drizzled, pool, names);
   const db = ambientDb(drizzled as unknown as Db);

@@ -12,7 +12,7 @@ import { loadConfig } from '../../server/config';
 import { generateApiKey } from '../../server/domain/api-keys';
 import type { SettlementProvider } from '../../server/domain/settlement/settlement-provider';
 import { createLogger } from '../../server/logger';
-import { openStore, type Store } from '../../server/store/db';
+import { openStore, type Store, type StoreOptions } from '../../server/store/db';
 import { LocalFileStore } from '../../server/store/file-store';
 import { advanceAllPartnerClocks, partnerClockOffset } from '../../server/store/queries/partner-clocks';
 import type { JobRunner } from '../../server/workers/runner';
@@ -36,14 +36,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function openTestStore(): Promise<{ store: Store; drop(): Promise<void> }> {
+export async function openTestStore(pgOptions: Pick<StoreOptions, 'poolSize' | 'preparedStatements'> = {}): Promise<{ store: Store; drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const store = await openStore({ dataDir: 'memory://' });
     return { store, drop: () => store.close() };
   }
   const schema = `ramp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const store = await openStore({ databaseUrl: url, schema });
+  const store = await openStore({ databaseUrl: url, schema, ...pgOptions });
   return {
     store,
     async drop() {

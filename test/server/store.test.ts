@@ -23,6 +23,19 @@ describe('store', () => {
     }
   });
 
+  test('PostgreSQL: a statement is prepared by name once per connection, and never with preparedStatements false (RAMP_DB_PREPARED_STATEMENTS)', { skip: !process.env.DATABASE_URL && 'needs PostgreSQL' }, async () => {
+    for (const preparedStatements of [true, false]) {
+      const { store, drop } = await openTestStore({ poolSize: 1, preparedStatements });
+      try {
+        for (let i = 0; i < 3; i++) await store.db.execute(sql`select count(*) from partners where id = ${'00000000-0000-0000-0000-000000000000'}`);
+        const { rows } = (await store.db.execute(sql`select statement from pg_prepared_statements where statement like 'select count(*) from partners%'`)) as unknown as { rows: unknown[] };
+        assert.equal(rows.length, preparedStatements ? 1 : 0, `preparedStatements ${preparedStatements}`);
+      } finally {
+        await drop();
+      }
+    }
+  });
+
   test('work a transaction leaves running (a timer, a listener) queries outside it once it has ended', async () => {
     const { store, drop } = await openTestStore();
     try {
