@@ -1,5 +1,5 @@
 // Bank accounts as they move: creation with the holder under verification, and the (sandbox) holder review that approves or rejects it.
-import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
+import type { CreateBankAccount } from '../../src/contract/bank-accounts';
 import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
 import { normalizeTaxId } from '../../src/contract/tax-id';
@@ -8,6 +8,7 @@ import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
 import type { Deps } from '../http/deps';
 import { newId } from '../ids';
+import { presentBankAccount } from '../presenters';
 import type { Db } from '../store/db';
 import { type BankAccountRow, insertBankAccount, lockBankAccount, updateBankAccount } from '../store/queries/bank-accounts';
 import { lockCustomer } from '../store/queries/customers';
@@ -17,21 +18,6 @@ import { enqueueJob } from '../store/queries/jobs';
 export const BANK_REVIEW_JOB = 'bank_account.review';
 
 type BankDeps = Pick<Deps, 'clock' | 'config'>;
-
-export function presentBankAccount(r: BankAccountRow): BankAccount {
-  return {
-    id: r.id,
-    customerId: r.customerId,
-    name: r.name,
-    type: 'EXTERNAL' as const,
-    rail: r.rail,
-    currency: r.currency,
-    identifier: r.identifier,
-    holder: { ...(r.holder as unknown as Omit<BankAccount['holder'], 'verification'>), verification: { status: r.holderStatus, level: 'BASIC' as const } },
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  };
-}
 
 export async function createBankAccount(db: Db, deps: BankDeps, partnerId: string, body: CreateBankAccount): Promise<BankAccountRow> {
   const issues: FieldIssue[] = [];

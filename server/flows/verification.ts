@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import { assertMove, missingForBusiness, missingForIndividual, type VerificationStatus } from '../domain/verification';
-import { presentCustomerEvent } from '../http/presenters';
+import { presentCustomerEvent } from '../presenters';
 import type { ReviewDecision, ReviewProvider } from '../sandbox/review-provider';
 import type { Db } from '../store/db';
 import { setPartiesStatus } from '../store/queries/associated-parties';

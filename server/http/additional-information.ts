@@ -10,7 +10,7 @@ import { lockCustomer, updateCustomer } from '../store/queries/customers';
 import { CustomerIdParam } from './customer-path';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
-import { presentCustomer } from './presenters';
+import { presentCustomer } from '../presenters';
 
 const route = createRoute({
   operationId: 'updateAdditionalInformation',

@@ -6,7 +6,7 @@ import { addParty, correctParty, partiesOf, removeParty } from '../flows/associa
 import { CustomerIdParam, findCustomer } from './customer-path';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
-import { presentParty } from './presenters';
+import { presentParty } from '../presenters';
 
 const create = createRoute({
   operationId: 'createAssociatedParty',

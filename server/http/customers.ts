@@ -15,7 +15,7 @@ import { newId } from '../ids';
 import { insertCustomer, listCustomers } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import type { Deps } from './deps';
-import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomer } from './presenters';
+import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomer } from '../presenters';
 import { openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });

@@ -11,7 +11,7 @@ import { idempotentUpload } from './idempotency';
 import type { Deps } from './deps';
 import { withUpload } from './multipart';
 import { openApiApp, problems } from './openapi-app';
-import { presentDocument } from './presenters';
+import { presentDocument } from '../presenters';
 
 const uploadDoc = createRoute({
   operationId: 'uploadDocument',

@@ -14,7 +14,7 @@ import type { AppEnv } from './env';
 import { jsonBodyLimit } from './json-body';
 import { withUpload } from './multipart';
 import { partnerTime } from './partner-time';
-import { presentHostedCustomer, presentHostedDocument } from './presenters';
+import { presentHostedCustomer, presentHostedDocument } from '../presenters';
 
 interface HostedEnv {
   Variables: AppEnv['Variables'] & { link: { partnerId: string; customerId: string } };

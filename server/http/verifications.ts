@@ -9,7 +9,7 @@ import { getVerification, listVerifications } from '../store/queries/verificatio
 import { CustomerIdParam, findCustomer } from './customer-path';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
-import { presentVerification } from './presenters';
+import { presentVerification } from '../presenters';
 
 const start = createRoute({
   operationId: 'startVerification',

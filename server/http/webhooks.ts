@@ -16,7 +16,7 @@ import { createEndpoint, editEndpoint, findEndpoint, removeEndpoint, rotateSecre
 import { listAttempts, listEndpoints } from '../store/queries/webhooks';
 import type { Deps } from './deps';
 import { openApiApp, problems } from './openapi-app';
-import { presentWebhookAttempt, presentWebhookEndpoint } from './presenters';
+import { presentWebhookAttempt, presentWebhookEndpoint } from '../presenters';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
 const tags = ['Webhooks'];

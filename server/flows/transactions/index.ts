@@ -4,6 +4,5 @@ export { createOffRamp, createOnRamp, createTransfer } from './create';
 export type { TxDeps } from './deps';
 export { autopayJob, expireJob, stepJob } from './jobs';
 export { failTransaction, payOnRamp } from './lifecycle';
-export { presentTransaction } from './present';
 export { PAYMENT_WINDOW_SECONDS, TX_EXPIRE_JOB, TX_PAY_JOB, TX_STEP_JOB } from './rails';
 export type { TxType } from '../../domain/transactions';

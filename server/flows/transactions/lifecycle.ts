@@ -11,7 +11,7 @@ import { releaseReservation } from '../../store/queries/limits';
 import { lockTransaction, type TransactionRow, updateTransaction } from '../../store/queries/transactions';
 import type { TxDeps } from './deps';
 import { interpartnerCredit, settlementEntries } from './ledger';
-import { presentTransaction } from './present';
+import { presentTransaction } from '../../presenters';
 import { chainReceipt, scheduleStep } from './rails';
 
 /** The event of a transaction's current status, written in the DB transaction of the change. */

@@ -1,7 +1,7 @@
 // Presentation: a transaction row as the API (and its events) show it. A transfer's destination details stay inside.
-import type { Quote } from '../../../src/contract/exchange-rates';
-import type { Transaction } from '../../../src/contract/transactions';
-import type { TransactionRow } from '../../store/queries/transactions';
+import type { Quote } from '../../src/contract/exchange-rates';
+import type { Transaction } from '../../src/contract/transactions';
+import type { TransactionRow } from '../store/queries/transactions';
 
 export function presentTransaction(t: TransactionRow): Transaction {
   return {

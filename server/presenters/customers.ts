@@ -16,7 +16,7 @@ import { limitSetWith } from '../flows/limits';
 import { limitWindows, transactionLimits } from '../domain/limits';
 import { type CustomerParts, getCustomerWithParts, loadCustomerParts } from '../store/queries/customer-parts';
 import type { WalletRow } from '../store/queries/wallets';
-import type { Deps } from './deps';
+import type { Deps } from '../http/deps';
 
 type PresentDeps = Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
 
