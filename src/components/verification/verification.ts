@@ -33,7 +33,7 @@ const tone: Partial<Record<Status, string>> = { APPROVED: 'success', TEMPORARY_R
 
 /** The hosted page's API, beside the SDK: `{origin}/verify/api` for `{origin}/sdk/ramp-widget.js`. */
 function defaultVerifyApi(): string {
-  return new URL('../verify/api', import.meta.url).href;
+  return new URL(/* @vite-ignore */ '../verify/api', import.meta.url).href;
 }
 
 /**
