@@ -47,6 +47,25 @@ export async function fillIndividualInformation(page: Page, o = 'ramp-onboarding
   await page.selectOption(`${o} #info-sourceOfFunds`, 'EMPLOYMENT').catch(() => page.fill(`${o} #info-sourceOfFunds`, 'EMPLOYMENT'));
 }
 
+/** The off-ramp's new-account form, filled for a PIX key the customer holds (`SELF`); `press` is how a button is pressed. */
+export async function fillSelfPixAccount(page: Page, cpf: string, press: 'click' | 'tap' = 'click'): Promise<void> {
+  const hit = (selector: string) => (press === 'tap' ? page.tap(selector) : page.click(selector));
+  await hit('#offramp [data-testid="add-account"]');
+  await hit('#offramp [data-testid="rail-PIX"]');
+  await page.fill('#offramp #bank-name', 'Minha conta');
+  await page.selectOption('#offramp #bank-keyType', 'EVP');
+  await page.fill('#offramp #bank-keyValue', '123e4567-e12b-42d3-a456-426614174000');
+  await hit('#offramp [data-testid="holder-INDIVIDUAL"]');
+  await page.selectOption('#offramp #bank-relationship', 'SELF');
+  await page.fill('#offramp #bank-holderName', 'Ana Souza');
+  // A SELF account's holder is the customer: the service refuses any other tax id.
+  await page.locator('#offramp #bank-taxId').pressSequentially(cpf);
+  await page.fill('#offramp #bank-line1', 'Av. Paulista, 1000');
+  await page.fill('#offramp #bank-city', 'São Paulo');
+  await page.fill('#offramp #bank-state', 'SP');
+  await page.fill('#offramp #bank-postalCode', '01310-100');
+}
+
 export async function approveOverApi(server: RunningServer, customerId: string): Promise<void> {
   await api(server, 'PATCH', `/v2/customers/${customerId}/additional-information`, individualInfo());
   for (const [fields, bytes] of [

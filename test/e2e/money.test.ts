@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hasError, parsePix } from 'pix-utils';
 import type { Browser } from 'playwright-core';
-import { approveOverApi, createCustomerOnDemo, fund, readApi } from './flows';
+import { approveOverApi, createCustomerOnDemo, fillSelfPixAccount, fund, readApi } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
 import { taxIdEndingIn } from '../server/harness';
 
@@ -77,20 +77,7 @@ describe('money on the demo page', () => {
     await page.waitForSelector('ramp-quote [data-testid=locked]');
 
     await page.locator('#offramp').scrollIntoViewIfNeeded();
-    await page.click('#offramp [data-testid="add-account"]');
-    await page.click('#offramp [data-testid="rail-PIX"]');
-    await page.fill('#offramp #bank-name', 'Minha conta');
-    await page.selectOption('#offramp #bank-keyType', 'EVP');
-    await page.fill('#offramp #bank-keyValue', '123e4567-e12b-42d3-a456-426614174000');
-    await page.click('#offramp [data-testid="holder-INDIVIDUAL"]');
-    await page.selectOption('#offramp #bank-relationship', 'SELF');
-    await page.fill('#offramp #bank-holderName', 'Ana Souza');
-    // A SELF account's holder is the customer: the service refuses any other tax id.
-    await page.locator('#offramp #bank-taxId').pressSequentially(cpf);
-    await page.fill('#offramp #bank-line1', 'Av. Paulista, 1000');
-    await page.fill('#offramp #bank-city', 'São Paulo');
-    await page.fill('#offramp #bank-state', 'SP');
-    await page.fill('#offramp #bank-postalCode', '01310-100');
+    await fillSelfPixAccount(page, cpf);
     await page.click('#offramp [data-testid="save-account"]');
     await page.waitForSelector('#offramp [data-testid="account"][data-status="APPROVED"]', { timeout: 20_000 });
     await page.selectOption('#offramp #offramp-purpose', 'PERSONAL_ACCOUNT');

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { taxIdEndingIn } from '../server/harness';
 import { JPG, PDF, PNG } from '../server/kyc-helpers';
-import { approveOverApi, fillIndividualInformation, fund } from './flows';
+import { approveOverApi, fillIndividualInformation, fillSelfPixAccount, fund } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -395,19 +395,7 @@ describe('the demo page on a phone and a desktop', () => {
     await page.waitForSelector('#offramp [data-testid="add-account"]', { timeout: 20_000 });
     await step(v, 'offramp', '#transaction-section');
 
-    await page.tap('#offramp [data-testid="add-account"]');
-    await page.tap('#offramp [data-testid="rail-PIX"]');
-    await page.fill('#offramp #bank-name', 'Minha conta');
-    await page.selectOption('#offramp #bank-keyType', 'EVP');
-    await page.fill('#offramp #bank-keyValue', '123e4567-e12b-42d3-a456-426614174000');
-    await page.tap('#offramp [data-testid="holder-INDIVIDUAL"]');
-    await page.selectOption('#offramp #bank-relationship', 'SELF');
-    await page.fill('#offramp #bank-holderName', 'Ana Souza');
-    await page.locator('#offramp #bank-taxId').pressSequentially(cpf);
-    await page.fill('#offramp #bank-line1', 'Av. Paulista, 1000');
-    await page.fill('#offramp #bank-city', 'São Paulo');
-    await page.fill('#offramp #bank-state', 'SP');
-    await page.fill('#offramp #bank-postalCode', '01310-100');
+    await fillSelfPixAccount(page, cpf, 'tap');
     await step(v, 'offramp-bank-account', '#transaction-section');
     await page.tap('#offramp [data-testid="save-account"]');
     await page.waitForSelector('#offramp [data-testid="account"][data-status="APPROVED"]', { timeout: 20_000 });

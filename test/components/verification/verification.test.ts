@@ -5,6 +5,7 @@ import type { RampVerification } from '../../../src/components/verification/veri
 import type { RampVerificationChangedEvent } from '../../../src/events';
 import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
+import { fakeCamera, refusedCamera } from '../support/fake-camera';
 
 // ── helpers ──
 
@@ -38,32 +39,6 @@ async function mount(template = html`<ramp-verification api-base="/verify/api" s
   el.pollIntervalMs = 40;
   await waitUntil(() => q(el, '[data-testid="verification-status"]'), 'the verification should load');
   return el;
-}
-
-/** A camera that films a canvas: a real MediaStream, so the <video> plays and a frame can be captured. */
-function fakeCamera(): { stream: MediaStream; calls: MediaStreamConstraints[]; restore: () => void } {
-  const canvas = document.createElement('canvas');
-  canvas.width = 320;
-  canvas.height = 240;
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#c96';
-  context.fillRect(0, 0, 320, 240);
-  const stream = canvas.captureStream(10);
-  const calls: MediaStreamConstraints[] = [];
-  const original = navigator.mediaDevices.getUserMedia;
-  navigator.mediaDevices.getUserMedia = async (constraints?: MediaStreamConstraints) => {
-    calls.push(constraints ?? {});
-    return stream;
-  };
-  return { stream, calls, restore: () => (navigator.mediaDevices.getUserMedia = original) };
-}
-
-function refusedCamera(name: string): () => void {
-  const original = navigator.mediaDevices.getUserMedia;
-  navigator.mediaDevices.getUserMedia = async () => {
-    throw new DOMException('refused', name);
-  };
-  return () => (navigator.mediaDevices.getUserMedia = original);
 }
 
 async function pickSelfie(el: RampVerification, file: File): Promise<void> {
