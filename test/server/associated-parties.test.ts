@@ -64,6 +64,18 @@ describe('associated parties: correct and remove', () => {
     assert.equal((await api.get(base)).body.data[0].name, 'Carla Dias');
   });
 
+  test("another partner's party is 404 to PATCH and DELETE, and stays as it was", async () => {
+    const { api } = await newPartner(server);
+    const { api: other } = await newPartner(server);
+    const { body: biz } = await api.post('/v2/customers', business({ taxId: taxIdEndingIn('cnpj', 0) }));
+    const base = `/v2/customers/${biz.id}/associated-parties`;
+    const { body: party } = await api.post(base, ubo());
+    assert.equal((await other.patch(`${base}/${party.id}`, { name: 'Someone Else' })).status, 404);
+    assert.equal((await other.send('DELETE', `${base}/${party.id}`)).status, 404);
+    assert.equal((await other.get(base)).status, 404);
+    assert.equal((await api.get(base)).body.data[0].name, 'Carla Dias');
+  });
+
   test('a shareholder with parties nested under it cannot be removed before them', async () => {
     const { api } = await newPartner(server);
     const { body: biz } = await api.post('/v2/customers', business());

@@ -14,8 +14,8 @@ import { exchangeRates, jobs } from '../../server/store/schema/index';
 import { createWorkers } from '../../server/workers/index';
 import { and, eq, gt, inArray } from 'drizzle-orm';
 import { balanceDrift, ledgerSums, postMovement } from '../../server/store/queries/ledger';
-import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
-import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
+import { business, client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
+import { address, approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 import { pixAccount, settle } from './transactions-helpers';
 
 const SKIP = process.env.DATABASE_URL
@@ -259,5 +259,21 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
         await settle(server, 5);
       }
     });
+  });
+});
+
+describe('associated parties (PostgreSQL)', { skip: SKIP }, () => {
+  test('10 shareholders of 30 % added at once: three fit under 100 %, the rest are refused, the sum never passes 100', async () => {
+    const { api } = await newPartner(server);
+    const { body: biz } = await api.post('/v2/customers', business({ taxId: taxIdEndingIn('cnpj', 0) }));
+    const base = `/v2/customers/${biz.id}/associated-parties`;
+    const shareholder = (i: number) => ({
+      type: 'INDIVIDUAL', roles: ['SHAREHOLDER'], ownershipPercentage: '30', name: `Sócia ${i}`, taxId: taxIdEndingIn('cpf'), birthDate: '1980-01-01', email: `s${i}@acme.example`, address,
+    });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post(base, shareholder(i))));
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [201, 201, 201, 400, 400, 400, 400, 400, 400, 400], results.map((r) => r.text).join('\n'));
+    const kept = (await api.get(base)).body.data as { ownershipPercentage: string }[];
+    assert.equal(kept.reduce((sum, p) => sum.plus(p.ownershipPercentage), new Decimal(0)).toFixed(2), '90.00');
   });
 });
