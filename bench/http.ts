@@ -1,13 +1,12 @@
 // HTTP benchmark: requests/s and p99 of the real app's hot paths as a ratio of a bare node:http server answering the
-// same bytes, measured in the same run and interleaved (bare, app, bare, app). The load generator (bench/load.mjs) runs
-// in a worker thread with keep-alive connections; the server under test (bench/server.ts, bundled) in a child process,
-// whose RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
+// same bytes, measured in the same run and interleaved (bare, app, bare, app). The load generator is autocannon
+// (bench/load.mjs) in this process; the floor (bench/bare.mjs) and the server under test (bench/server.ts, bundled) each
+// run in a child process of their own, and the server's RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
 // BENCH_DURATION_MS, BENCH_CONNECTIONS and BENCH_LIST_ROWS tune the run.
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
-import { Worker } from 'node:worker_threads';
+// @ts-expect-error: plain JavaScript without types
+import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
 
 /** The customer read must keep at least this share of bare node:http's throughput: a regression guard against the keep-alive floor (the issue's targets are in the README table). */
@@ -30,17 +29,7 @@ interface Result {
   p99: number;
 }
 
-function measure(l: Load): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./load.mjs', import.meta.url), { workerData: { ...l, connections: CONNECTIONS, durationMs: DURATION_MS } });
-    w.once('message', (m: { ok: boolean; error?: string } & Result) => {
-      void w.terminate();
-      if (m.ok) resolve(m);
-      else reject(new Error(m.error));
-    });
-    w.once('error', reject);
-  });
-}
+const measure = (l: Load): Promise<Result> => load({ ...l, connections: CONNECTIONS, durationMs: DURATION_MS });
 
 function hasPgbench(): boolean {
   try {
@@ -51,15 +40,14 @@ function hasPgbench(): boolean {
   }
 }
 
-const listen = (server: Server) => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
-
-// The bare floor answers whatever bytes the current case's app answer has.
-let bareBody = Buffer.from('{}');
-const bare = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': bareBody.length }).end(bareBody));
-});
-const barePort = await listen(bare);
+// The bare floor, in a process of its own, answers whatever bytes the current case's app answer has.
+const bare = fork(new URL('./bare.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const barePort = await new Promise<number>((resolve) => bare.once('message', (m: { port: number }) => resolve(m.port)));
+const setBareBody = (body: Buffer) =>
+  new Promise<void>((resolve) => {
+    bare.once('message', () => resolve());
+    bare.send({ body: body.toString('base64') });
+  });
 
 const apiKey = generateApiKey('sandbox');
 const databaseUrl = process.env.DATABASE_URL ?? '';
@@ -109,8 +97,9 @@ await ask({ peakRss: true }); // from here on: the server's peak under load
 const rows: { name: string; rps: number; p99: number; bareRps: number; ratio: number }[] = [];
 for (const c of cases) {
   const sample = await fetch(c.load.url, { method: c.load.method, headers: { ...c.load.headers, ...(c.load.body ? { 'content-type': 'application/json' } : {}) }, body: c.load.body ? JSON.stringify(c.load.body) : undefined });
-  bareBody = Buffer.from(await sample.arrayBuffer());
+  const bareBody = Buffer.from(await sample.arrayBuffer());
   if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${bareBody.toString()}`);
+  await setBareBody(bareBody);
   const apps: Result[] = [];
   const bares: Result[] = [];
   for (let round = 0; round < 2; round++) {
@@ -196,7 +185,7 @@ console.log(`\nGET /v2/customers?status=TEMPORARY_REJECTION (1 row in 1000): ${s
 console.log(`lock + on-ramp: ${pairs.rps.toFixed(0)} pairs/s (p99 ${pairs.p99.toFixed(1)} ms)${pairs.pgbenchTps ? `; pgbench TPC-B ${pairs.pgbenchTps.toFixed(0)} tps, ${CONNECTIONS} clients: ${pairs.ratio!.toFixed(3)}×` : ' (pgbench: PostgreSQL only, and only when installed)'}`);
 console.log(`peak RSS of the server process under load (hot paths; lock + on-ramp): ${(peakRss / 2 ** 20).toFixed(0)} MB; ${(pairsRss / 2 ** 20).toFixed(0)} MB`);
 writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20, pairsRssMb: pairsRss / 2 ** 20 }, null, 2));
-bare.close();
+bare.send({ stop: true });
 // The server drops the bench's schema (and its million rows) and exits.
 await ask({ stop: true });
 const read = rows[1]!;
