@@ -24,3 +24,13 @@ export function countryOptions(locale: Locale, first: readonly string[] = ['BRA'
   byLocale.set(cacheKey, sorted);
   return sorted;
 }
+
+/**
+ * The few choices a select shows before the whole list is built: `first` and the current value, in that order. Naming
+ * 250 regions and rendering as many options costs a first render more than the rest of the form together, so the
+ * first step paints with these and fills in the rest once the page is idle, or at once when the select is used.
+ */
+export function fewCountryOptions(locale: Locale, first: readonly string[], current: string | undefined): readonly CountryOption[] {
+  const codes = current && !first.includes(current) ? [...first, current] : first;
+  return codes.filter((code) => alpha3ToAlpha2.has(code)).map((code) => ({ code, name: regionName(alpha3ToAlpha2.get(code)!, locale) }));
+}

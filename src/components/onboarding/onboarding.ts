@@ -20,7 +20,7 @@ import { I18nController, formatInstant, type MessageKey, type PluralKey, type Tr
 import type { KycSteps } from './kyc-steps';
 import { clearDraft, loadDraft, saveDraft } from './draft';
 import type { StepContext } from './step-context';
-import { countryOptions } from './countries';
+import { countryOptions, fewCountryOptions } from './countries';
 import { refitTaxId, reformatTaxId, taxIdKind, taxIdMaxLength } from './format';
 import { customerTypes, defaultCountry, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
 import { supportReference } from '../support-reference';
@@ -161,6 +161,9 @@ export class RampOnboarding extends RampElement {
   @state() private parties: readonly AssociatedParty[] = [];
   /** Show the "account created" panel above the next step (only right after creating it here). */
   @state() private justCreated = false;
+  /** The country select holds every country (false: Brazil and the current value, until idle or until it is used). */
+  @state() private allCountries = false;
+  private idleCountries: number | undefined;
 
   private readonly i18n = new I18nController(this);
   private readonly idempotencyKeys = new IdempotencyKeys();
@@ -528,9 +531,11 @@ export class RampOnboarding extends RampElement {
             aria-describedby=${common.describedBy}
             @change=${this.onCountryChange}
             @blur=${this.onBlur}
+            @focus=${this.showAllCountries}
+            @pointerdown=${this.showAllCountries}
           >
             <option value="" ?selected=${!this.values.country}>${this.t('field.country.placeholder')}</option>
-            ${countryOptions(this.i18n.locale).map(
+            ${(this.allCountries ? countryOptions(this.i18n.locale) : fewCountryOptions(this.i18n.locale, ['BRA'], this.values.country)).map(
               (c) => html`<option value=${c.code} ?selected=${c.code === this.values.country}>${c.name}</option>`,
             )}
           </select>
@@ -726,6 +731,25 @@ export class RampOnboarding extends RampElement {
     if (this.shadowRoot?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
     this.setValue('taxId', edit.value);
   };
+
+  private showAllCountries = (): void => {
+    this.allCountries = true;
+  };
+
+  protected override firstUpdated(changed: PropertyValues): void {
+    super.firstUpdated(changed);
+    // The whole country list once the first step has painted and the page is idle (a second at most).
+    const idle = typeof requestIdleCallback === 'function' ? (fn: () => void) => requestIdleCallback(fn, { timeout: 1000 }) : (fn: () => void) => window.setTimeout(fn, 200);
+    this.idleCountries = idle(this.showAllCountries);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.idleCountries === undefined) return;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleCountries);
+    else window.clearTimeout(this.idleCountries);
+    this.idleCountries = undefined;
+  }
 
   private onCountryChange = (event: Event): void => {
     const country = (event.target as HTMLSelectElement).value;
