@@ -297,3 +297,31 @@ function onGrid(value: string, currency: Currency, what: string): Decimal {
   if (!roundDown(d, currency).eq(d)) throw new Error(`${what} ${value} has more decimals than ${currency} allows`);
   return d;
 }
+
+/** Quotes priced per fee schedule, by everything else `priceQuote` reads (the rate among it): at most `PRICED_KEPT` each. */
+const pricedBySchedule = new WeakMap<FeeSchedule, Map<string, PricedQuote>>();
+const PRICED_KEPT = 512;
+
+/**
+ * `priceQuote`, remembered: the same request at the same rate gets the same (frozen) answer without the decimal work.
+ * The rate is part of the key, so a new tick of the market prices afresh; a request that fails is priced (and fails)
+ * every time. Many customers ask for the same few amounts (a widget's default, round figures), within one tick.
+ */
+export function priceQuoteRemembered(input: PriceQuoteInput): PricedQuote {
+  const { sourceAmount, targetAmount } = input;
+  const plain = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+  if (!plain(sourceAmount) || !plain(targetAmount)) return priceQuote(input);
+  let kept = pricedBySchedule.get(input.schedule);
+  if (!kept) pricedBySchedule.set(input.schedule, (kept = new Map()));
+  const key = [input.sourceCurrency, input.targetCurrency, input.rail, sourceAmount ?? '', targetAmount ?? '', input.timeLock ?? '', input.partnerFee?.rate ?? '', input.partnerFee?.flatAmount ?? '', input.rate].join('\u0000');
+  const hit = kept.get(key);
+  if (hit) return hit;
+  const priced = priceQuote(input);
+  Object.freeze(priced.fees.service);
+  Object.freeze(priced.fees.partner);
+  Object.freeze(priced.fees);
+  Object.freeze(priced);
+  if (kept.size >= PRICED_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, priced);
+  return priced;
+}

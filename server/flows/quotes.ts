@@ -5,7 +5,7 @@ import { timeLockSeconds, type TimeLock } from '../domain/fee-schedule';
 import { newId } from '../ids';
 import { customerExists } from '../store/queries/customers';
 import { insertLockedQuote } from '../store/queries/exchange-rates';
-import { defaultRail, priceQuote, validatePair } from '../domain/pricing';
+import { defaultRail, priceQuoteRemembered, validatePair } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { getPartnerFee } from '../store/queries/partner-fees';
 import type { Deps } from '../http/deps';
@@ -27,7 +27,7 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
     partnerFee = fee.fees[pair.direction];
   }
   const now = deps.clock.now();
-  const priced = priceQuote({
+  const priced = priceQuoteRemembered({
     sourceCurrency: req.sourceCurrency,
     targetCurrency: req.targetCurrency,
     rail,

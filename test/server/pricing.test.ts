@@ -27,7 +27,7 @@ import {
   roundDown,
   STABLECOINS,
 } from '../../server/domain/money';
-import { type PricedQuote, priceQuote, validatePair } from '../../server/domain/pricing';
+import { type PricedQuote, priceQuote, priceQuoteRemembered, validatePair } from '../../server/domain/pricing';
 
 const RUNS = { numRuns: 400 };
 
@@ -524,5 +524,37 @@ describe('money never rides a JS number', () => {
     // 999999999999999.999999 × 0.92123456 = 921234559999999.99907876543… → 921234559999999.99: digits a double cannot hold.
     assert.equal(q.baseTargetAmount, '921234559999999.99');
     assert.equal(roundDown('0.30000000000000004', 'USD').toFixed(2), '0.30');
+  });
+});
+
+describe('priceQuoteRemembered', () => {
+  const input = { sourceCurrency: 'BRL', targetCurrency: 'USDC', rail: 'PIX', sourceAmount: '1000.00', rate: '0.18512345', schedule: defaultFeeSchedule };
+
+  test('the same request at the same rate is the same answer, priced once and frozen', () => {
+    const first = priceQuoteRemembered(input);
+    assert.deepEqual(first, priceQuote(input));
+    assert.equal(priceQuoteRemembered({ ...input }), first);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.fees) && Object.isFrozen(first.fees.service));
+  });
+
+  test('anything priceQuote reads prices afresh: the rate, the amounts, the lock, the partner fee, the schedule', () => {
+    const first = priceQuoteRemembered(input);
+    for (const changed of [
+      { rate: '0.18512346' },
+      { sourceAmount: '1000.01' },
+      { sourceAmount: undefined, targetAmount: '185.00' },
+      { timeLock: '5m' },
+      { partnerFee: { rate: '10', flatAmount: '0' } },
+      { partnerFee: { rate: '0', flatAmount: '0.10' } },
+      { schedule: structuredClone(defaultFeeSchedule) },
+    ]) {
+      const other = priceQuoteRemembered({ ...input, ...changed });
+      assert.notEqual(other, first, JSON.stringify(changed));
+      assert.deepEqual(other, priceQuote({ ...input, ...changed }), JSON.stringify(changed));
+    }
+  });
+
+  test('a request that fails fails every time', () => {
+    for (let i = 0; i < 2; i++) assert.throws(() => priceQuoteRemembered({ ...input, sourceAmount: '0.001' }), AppError);
   });
 });
