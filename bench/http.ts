@@ -5,6 +5,7 @@
 // BENCH_DURATION_MS, BENCH_CONNECTIONS and BENCH_LIST_ROWS tune the run.
 import { writeFileSync } from 'node:fs';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 // @ts-expect-error: plain JavaScript without types
 import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
@@ -55,62 +56,110 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 // The server under test: bench/server.ts bundled as npm start bundles the server (plain JavaScript, no tsx in it), in a child process.
 const root = new URL('..', import.meta.url).pathname;
 execFileSync(process.execPath, [`${root}scripts/build-server.mjs`, 'bench/server.ts', 'dist/bench/server.js'], { stdio: 'inherit' });
-const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const ready = await new Promise<{ port: number; partnerId: string; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
-  child.once('message', (m) => resolve(m as { port: number; partnerId: string; kind: 'pglite' | 'postgres' }));
-  child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-});
-let asks = 0;
-const ask = <T = void>(m: Record<string, unknown>): Promise<T> =>
-  new Promise((resolve, reject) => {
-    const id = ++asks;
-    const on = (r: { id?: number; ok: boolean; value?: T; error?: string }) => {
-      if (r.id !== id) return;
-      child.off('message', on);
-      if (r.ok) resolve(r.value as T);
-      else reject(new Error(r.error));
-    };
-    child.on('message', on);
-    child.send({ id, ...m });
-  });
-const store = { kind: ready.kind, execute: (text: string) => ask({ sql: text }) };
-const deps = { partnerId: ready.partnerId };
-const base = `http://127.0.0.1:${ready.port}`;
-const auth = { authorization: `Bearer ${apiKey}` };
-const created = await fetch(`${base}/v2/customers`, {
-  method: 'POST',
-  headers: { ...auth, 'content-type': 'application/json' },
-  body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '529.982.247-25', birthDate: '1990-05-17' }),
-});
-const { id } = (await created.json()) as { id: string };
+/** On PostgreSQL the hot paths and lock + on-ramp run a second time with this many server processes (RAMP_WORKERS). */
+const WORKERS = databaseUrl ? Number(process.env.BENCH_WORKERS ?? availableParallelism()) : 1;
 
-const cases: { name: string; load: Load }[] = [
-  { name: 'GET /healthz', load: { url: `${base}/healthz` } },
-  { name: `customer read with balances and limits (${store.kind})`, load: { url: `${base}/v2/customers/${id}?includeBalances=true&includeTransactionLimits=true`, headers: auth } },
-  {
-    name: `floating quote (${store.kind})`,
-    load: { url: `${base}/v2/exchange-rates`, method: 'POST', headers: auth, body: { customerId: id, type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '1000.00' } },
-  },
-];
-
-await ask({ peakRss: true }); // from here on: the server's peak under load
-const rows: { name: string; rps: number; p99: number; bareRps: number; ratio: number }[] = [];
-for (const c of cases) {
-  const sample = await fetch(c.load.url, { method: c.load.method, headers: { ...c.load.headers, ...(c.load.body ? { 'content-type': 'application/json' } : {}) }, body: c.load.body ? JSON.stringify(c.load.body) : undefined });
-  const bareBody = Buffer.from(await sample.arrayBuffer());
-  if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${bareBody.toString()}`);
-  await setBareBody(bareBody);
-  const apps: Result[] = [];
-  const bares: Result[] = [];
-  for (let round = 0; round < 2; round++) {
-    bares.push(await measure({ ...c.load, url: `http://127.0.0.1:${barePort}/` }));
-    apps.push(await measure(c.load));
-  }
-  const rps = apps.reduce((s, r) => s + r.rps, 0) / apps.length;
-  const bareRps = bares.reduce((s, r) => s + r.rps, 0) / bares.length;
-  rows.push({ name: c.name, rps, p99: Math.max(...apps.map((r) => r.p99)), bareRps, ratio: rps / bareRps });
+interface BenchServer {
+  kind: 'pglite' | 'postgres';
+  workers: number;
+  partnerId: string;
+  base: string;
+  customerId: string;
+  ask: <T = void>(m: Record<string, unknown>) => Promise<T>;
+  execute: (text: string) => Promise<void>;
 }
-const peakRss = await ask<number>({ peakRss: true });
+
+async function startServer(workers: number): Promise<BenchServer> {
+  const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl, BENCH_WORKERS: String(workers) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ready = await new Promise<{ port: number; partnerId: string; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number; partnerId: string; kind: 'pglite' | 'postgres' }));
+    child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  let asks = 0;
+  const ask = <T = void>(m: Record<string, unknown>): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const id = ++asks;
+      const on = (r: { id?: number; ok: boolean; value?: T; error?: string }) => {
+        if (r.id !== id) return;
+        child.off('message', on);
+        if (r.ok) resolve(r.value as T);
+        else reject(new Error(r.error));
+      };
+      child.on('message', on);
+      child.send({ id, ...m });
+    });
+  const base = `http://127.0.0.1:${ready.port}`;
+  const created = await fetch(`${base}/v2/customers`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '529.982.247-25', birthDate: '1990-05-17' }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  return { kind: ready.kind, workers, partnerId: ready.partnerId, base, customerId: id, ask, execute: (text) => ask({ sql: text }) };
+}
+
+const auth = { authorization: `Bearer ${apiKey}` };
+type Row = { name: string; workers: number; rps: number; p99: number; bareRps: number; ratio: number };
+
+/** The hot paths, each interleaved with the floor answering the same bytes; and the server's peak RSS meanwhile. */
+async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number }> {
+  const { base, customerId: id, kind } = s;
+  const cases: { name: string; load: Load }[] = [
+    { name: 'GET /healthz', load: { url: `${base}/healthz` } },
+    { name: `customer read with balances and limits (${kind})`, load: { url: `${base}/v2/customers/${id}?includeBalances=true&includeTransactionLimits=true`, headers: auth } },
+    {
+      name: `floating quote (${kind})`,
+      load: { url: `${base}/v2/exchange-rates`, method: 'POST', headers: auth, body: { customerId: id, type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '1000.00' } },
+    },
+  ];
+  await s.ask({ peakRss: true }); // from here on: the server's peak under load
+  const rows: Row[] = [];
+  for (const c of cases) {
+    const sample = await fetch(c.load.url, { method: c.load.method, headers: { ...c.load.headers, ...(c.load.body ? { 'content-type': 'application/json' } : {}) }, body: c.load.body ? JSON.stringify(c.load.body) : undefined });
+    const bareBody = Buffer.from(await sample.arrayBuffer());
+    if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${bareBody.toString()}`);
+    await setBareBody(bareBody);
+    const apps: Result[] = [];
+    const bares: Result[] = [];
+    for (let round = 0; round < 2; round++) {
+      bares.push(await measure({ ...c.load, url: `http://127.0.0.1:${barePort}/` }));
+      apps.push(await measure(c.load));
+    }
+    const rps = apps.reduce((sum, r) => sum + r.rps, 0) / apps.length;
+    const bareRps = bares.reduce((sum, r) => sum + r.rps, 0) / bares.length;
+    rows.push({ name: c.name, workers: s.workers, rps, p99: Math.max(...apps.map((r) => r.p99)), bareRps, ratio: rps / bareRps });
+  }
+  return { rows, peakRss: await s.ask<number>({ peakRss: true }) };
+}
+
+/**
+ * Lock + on-ramp pairs: an APPROVED customer (set in SQL, with limits raised so that the run never hits them), a LOCKED
+ * quote and the on-ramp that uses it, per loop, from every connection; and the server's peak RSS meanwhile.
+ */
+async function lockAndOnRamp(s: BenchServer): Promise<{ rps: number; p99: number; peakRss: number }> {
+  const { base, customerId: id, partnerId } = s;
+  await s.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id = '${id}'`);
+  await s.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) VALUES ('${partnerId}', '${id}', 1000000000, 1000000000000, 1000000000000)`);
+  const lock = { customerId: id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' };
+  const pairLoad: Load = {
+    url: `${base}/v2/exchange-rates`,
+    method: 'POST',
+    headers: auth,
+    body: lock,
+    then: { url: `${base}/v2/transactions/on-ramp`, method: 'POST', body: { customerId: id, purpose: 'INVESTMENT', rail: 'PIX' }, idField: 'exchangeRateId' },
+  };
+  await s.ask({ peakRss: true }); // earlier work (seeding) is not this load: the peak restarts here
+  const runs = [await measure(pairLoad), await measure(pairLoad)];
+  return { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99), peakRss: await s.ask<number>({ peakRss: true }) };
+}
+
+const server = await startServer(1);
+const store = { kind: server.kind, execute: server.execute };
+const deps = { partnerId: server.partnerId };
+const base = server.base;
+const hot = await hotPaths(server);
+const rows = hot.rows;
+const peakRss = hot.peakRss;
 
 /** Seeds customers of the bench's partner (one in a thousand TEMPORARY_REJECTION, the rest spread), in SQL: generate_series, not the API. */
 async function seedCustomers(from: number, to: number): Promise<void> {
@@ -138,56 +187,57 @@ const seedSeconds = (performance.now() - seedStarted) / 1000;
 const large = await listAt();
 const slowdown = small.rps / large.rps;
 
-// Lock + on-ramp pairs: an APPROVED customer (set in SQL, with limits raised so that the run never hits them), a LOCKED
-// quote and the on-ramp that uses it, per loop. Its floor is pgbench's TPC-B on the same server with the same clients.
-let pairs: { rps: number; p99: number; pgbenchTps?: number; ratio?: number } | undefined;
-let pairsRss = 0;
-{
-  await store.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id = '${id}'`);
-  await store.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) VALUES ('${deps.partnerId}', '${id}', 1000000000, 1000000000000, 1000000000000)`);
-  const lock = { customerId: id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' };
-  const pairLoad: Load = {
-    url: `${base}/v2/exchange-rates`,
-    method: 'POST',
-    headers: auth,
-    body: lock,
-    then: { url: `${base}/v2/transactions/on-ramp`, method: 'POST', body: { customerId: id, purpose: 'INVESTMENT', rail: 'PIX' }, idField: 'exchangeRateId' },
-  };
-  await ask({ peakRss: true }); // the list's seeding is not load: the peak restarts here
-  const runs = [await measure(pairLoad), await measure(pairLoad)];
-  pairsRss = await ask<number>({ peakRss: true });
-  pairs = { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99) };
-  if (store.kind === 'postgres' && hasPgbench()) {
-    const db = `ramp_pgbench_${process.pid}`;
-    const url = new URL(databaseUrl);
-    const args = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
+// Lock + on-ramp pairs; their floor is pgbench's TPC-B on the same server with the same clients.
+const measuredPairs = await lockAndOnRamp(server);
+const pairs: { rps: number; p99: number; pgbenchTps?: number; ratio?: number } = { rps: measuredPairs.rps, p99: measuredPairs.p99 };
+const pairsRss = measuredPairs.peakRss;
+// The server drops the bench's schema (and its million rows) and exits.
+await server.ask({ stop: true });
+if (store.kind === 'postgres' && hasPgbench()) {
+  const db = `ramp_pgbench_${process.pid}`;
+  const url = new URL(databaseUrl);
+  const args = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
+  try {
+    execFileSync('createdb', [...args, db], { stdio: 'ignore' });
+    execFileSync('pgbench', [...args, '-i', '-q', '-s', '1', db], { stdio: 'ignore' });
+    const tps = (secs: number) => {
+      const out = execFileSync('pgbench', [...args, '-c', String(CONNECTIONS), '-j', '2', '-T', String(secs), '-n', db], { encoding: 'utf8' });
+      return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
+    };
+    pairs.pgbenchTps = (tps(Math.max(1, Math.round(DURATION_MS / 1000))) + tps(Math.max(1, Math.round(DURATION_MS / 1000)))) / 2;
+    pairs.ratio = pairs.rps / pairs.pgbenchTps;
+  } finally {
     try {
-      execFileSync('createdb', [...args, db], { stdio: 'ignore' });
-      execFileSync('pgbench', [...args, '-i', '-q', '-s', '1', db], { stdio: 'ignore' });
-      const tps = (secs: number) => {
-        const out = execFileSync('pgbench', [...args, '-c', String(CONNECTIONS), '-j', '2', '-T', String(secs), '-n', db], { encoding: 'utf8' });
-        return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
-      };
-      pairs.pgbenchTps = (tps(Math.max(1, Math.round(DURATION_MS / 1000))) + tps(Math.max(1, Math.round(DURATION_MS / 1000)))) / 2;
-      pairs.ratio = pairs.rps / pairs.pgbenchTps;
-    } finally {
-      try {
-        execFileSync('dropdb', [...args, '--if-exists', db], { stdio: 'ignore' });
-      } catch {}
-    }
+      execFileSync('dropdb', [...args, '--if-exists', db], { stdio: 'ignore' });
+    } catch {}
   }
+}
+
+// Several server processes (RAMP_WORKERS), PostgreSQL only: the hot paths and lock + on-ramp again.
+let several: { workers: number; rows: Row[]; peakRss: number; pairs: { rps: number; p99: number; ratio?: number; peakRss: number } } | undefined;
+if (WORKERS > 1) {
+  const s = await startServer(WORKERS);
+  const h = await hotPaths(s);
+  const p = await lockAndOnRamp(s);
+  await s.ask({ stop: true });
+  several = { workers: WORKERS, rows: h.rows, peakRss: h.peakRss, pairs: { ...p, ...(pairs.pgbenchTps ? { ratio: p.rps / pairs.pgbenchTps } : {}) } };
 }
 
 console.log(`| path | req/s | p99 ms | bare node:http req/s | ratio |`);
 console.log(`|---|---|---|---|---|`);
-for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99.toFixed(1)} | ${r.bareRps.toFixed(0)} | ${r.ratio.toFixed(3)}× |`);
+for (const r of [...rows, ...(several?.rows ?? [])]) console.log(`| ${r.name}${r.workers > 1 ? `, ${r.workers} processes` : ''} | ${r.rps.toFixed(0)} | ${r.p99.toFixed(1)} | ${r.bareRps.toFixed(0)} | ${r.ratio.toFixed(3)}× |`);
 console.log(`\nGET /v2/customers?status=TEMPORARY_REJECTION (1 row in 1000): ${small.rps.toFixed(0)} req/s (p99 ${small.p99.toFixed(1)} ms) at 10k rows, ${large.rps.toFixed(0)} req/s (p99 ${large.p99.toFixed(1)} ms) at ${LIST_ROWS} rows (seeded in ${seedSeconds.toFixed(0)} s): ${slowdown.toFixed(2)}× slower`);
 console.log(`lock + on-ramp: ${pairs.rps.toFixed(0)} pairs/s (p99 ${pairs.p99.toFixed(1)} ms)${pairs.pgbenchTps ? `; pgbench TPC-B ${pairs.pgbenchTps.toFixed(0)} tps, ${CONNECTIONS} clients: ${pairs.ratio!.toFixed(3)}×` : ' (pgbench: PostgreSQL only, and only when installed)'}`);
 console.log(`peak RSS of the server process under load (hot paths; lock + on-ramp): ${(peakRss / 2 ** 20).toFixed(0)} MB; ${(pairsRss / 2 ** 20).toFixed(0)} MB`);
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20, pairsRssMb: pairsRss / 2 ** 20 }, null, 2));
+if (several) {
+  const p = several.pairs;
+  console.log(`${several.workers} processes: lock + on-ramp ${p.rps.toFixed(0)} pairs/s (p99 ${p.p99.toFixed(1)} ms)${p.ratio ? `: ${p.ratio.toFixed(3)}× pgbench` : ''}; peak RSS, all processes (hot paths; lock + on-ramp): ${(several.peakRss / 2 ** 20).toFixed(0)} MB; ${(p.peakRss / 2 ** 20).toFixed(0)} MB`);
+}
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20, pairsRssMb: pairsRss / 2 ** 20, ...(several ? { several: { ...several, peakRssMb: several.peakRss / 2 ** 20 } } : {}) }, null, 2),
+);
 bare.send({ stop: true });
-// The server drops the bench's schema (and its million rows) and exits.
-await ask({ stop: true });
 const read = rows[1]!;
 if (read.ratio < FLOOR_RATIO) {
   console.error('http: under the floor');

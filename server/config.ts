@@ -1,4 +1,5 @@
 // Process configuration: read from the environment once, validated, with one clear line per bad value.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { BLOCKCHAINS } from '../src/contract/blockchains';
 import { defaultFeeSchedule, type FeeSchedule, FeeScheduleError, parseFeeSchedule } from './domain/fee-schedule';
@@ -86,6 +87,11 @@ const ConfigSchema = z.object({
   RAMP_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often a process looks for new events and due webhook attempts (0: never; this process then delivers none). */
   RAMP_WEBHOOK_POLL_MS: ms(500),
+  /** Server processes: a number, or `auto` for one per core. More than one needs PostgreSQL (PGlite belongs to one process). */
+  RAMP_WORKERS: z
+    .string()
+    .regex(/^(auto|[1-9]\d{0,2})$/, 'must be auto or a number of processes from 1 to 999')
+    .default('1'),
 });
 
 export type Env = z.infer<typeof ConfigSchema>;
@@ -99,6 +105,8 @@ export interface Config extends Omit<Env, 'HOST'> {
   spreadBps: string;
   /** Seconds between webhook attempts (RAMP_WEBHOOK_SCHEDULE). */
   webhookSchedule: number[];
+  /** Server processes to run (RAMP_WORKERS, `auto` resolved to the cores this machine offers). */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -153,9 +161,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`RAMP_WEBHOOK_SCHEDULE: ${(err as Error).message}`);
     }
   }
+  const workers = c.RAMP_WORKERS === 'auto' ? (c.DATABASE_URL ? availableParallelism() : 1) : Number(c.RAMP_WORKERS);
+  if (workers > 1 && !c.DATABASE_URL) {
+    throw new ConfigError('RAMP_WORKERS: more than one process needs DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to one process');
+  }
   return {
     ...c,
     webhookSchedule,
+    workers,
     HOST: c.HOST ?? (c.RAMP_ENV === 'sandbox' ? '127.0.0.1' : '0.0.0.0'),
     fees,
     spreadBps,

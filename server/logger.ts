@@ -1,4 +1,4 @@
-// Structured logs (pino). Keys, tokens and personal data never reach them: we log no bodies, redact the fields that could
+// Structured logs (pino), each line with the pid that wrote it (RAMP_WORKERS runs several). Keys, tokens and personal data never reach them: we log no bodies, redact the fields that could
 // carry secrets, and log a database error by its code and statement only (its message and drizzle's carry the values).
 import { type DestinationStream, pino, type Logger } from 'pino';
 
@@ -8,7 +8,7 @@ const redact = ['authorization', '*.authorization', 'apiKey', '*.apiKey', 'token
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
-    { level, base: { service: 'ramp' }, redact: { paths: redact, censor: '[redacted]' }, serializers: { err: safeError, error: safeError } },
+    { level, base: { service: 'ramp', pid: process.pid }, redact: { paths: redact, censor: '[redacted]' }, serializers: { err: safeError, error: safeError } },
     destination,
   );
 }

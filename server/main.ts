@@ -1,16 +1,19 @@
-// Process entry: read the configuration, start, listen; drain and stop cleanly on SIGINT/SIGTERM.
+// Process entry: read the configuration, start, listen; drain and stop cleanly on SIGINT/SIGTERM. With RAMP_WORKERS
+// above one, this process supervises that many server processes instead (server/cluster.ts), each running the rest.
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { supervise } from './cluster';
 import { bootstrap } from './bootstrap';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { installProcessGuards } from './process-guard';
 import { createWorkers } from './workers/index';
 import { orphanSweeper } from './workers/orphan-sweep';
 import { webhookDispatcher } from './workers/webhooks';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (err) {
@@ -22,49 +25,56 @@ try {
 }
 
 const logger = createLogger(config.RAMP_LOG_LEVEL);
-const deps = await bootstrap(config, logger).catch((err) => {
-  if (!(err instanceof ConfigError)) throw err;
-  for (const line of err.message.split('\n')) process.stderr.write(`ramp: invalid configuration: ${line}\n`);
-  process.exit(78);
-});
-const app = createApp(deps);
-const workers = createWorkers(deps);
-workers.start();
-const sweeper = orphanSweeper({ db: deps.store.db, files: deps.files, logger, config });
-sweeper.start();
-const webhooks = webhookDispatcher(deps);
-webhooks.start();
-const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  logger.info({ port: info.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
-  process.stdout.write(`Ramp ${config.RAMP_ENV} listening on ${config.publicUrl} (database: ${deps.store.kind})\n`);
-}) as Server;
-// From here on nothing a client does may end the process (before, a failed start should).
-installProcessGuards(logger);
+if (cluster.isPrimary && config.workers > 1) await supervise(config, logger);
+else await serveThisProcess(config);
 
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  const graceMs = config.RAMP_SHUTDOWN_GRACE_MS;
-  logger.info({ signal, graceMs }, 'stopping: no new connections; finishing requests in flight and the current job step');
-  // Stop accepting; keep-alive connections are closed as soon as they are idle, in-flight requests finish.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
-  server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const graceOver = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), graceMs);
+async function serveThisProcess(config: Config): Promise<void> {
+  const deps = await bootstrap(config, logger).catch((err) => {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const line of err.message.split('\n')) process.stderr.write(`ramp: invalid configuration: ${line}\n`);
+    process.exit(78);
   });
-  const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop()]).then(() => 'drained' as const), graceOver]);
-  clearInterval(idle);
-  clearTimeout(timer);
-  if (drained === 'timeout') {
-    logger.warn({ graceMs }, 'grace period over: closing the connections still open');
-    server.closeAllConnections();
-  }
-  await deps.store.close().catch((err) => logger.warn({ err }, 'closing the database pool failed'));
-  logger.info({ signal }, 'stopped');
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));
+  const app = createApp(deps);
+  const workers = createWorkers(deps);
+  workers.start();
+  const sweeper = orphanSweeper({ db: deps.store.db, files: deps.files, logger, config });
+  sweeper.start();
+  const webhooks = webhookDispatcher(deps);
+  webhooks.start();
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    logger.info({ port: info.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
+    // One of several processes: the supervisor says it once all are listening.
+    if (cluster.isWorker) return;
+    process.stdout.write(`Ramp ${config.RAMP_ENV} listening on ${config.publicUrl} (database: ${deps.store.kind})\n`);
+  }) as Server;
+  // From here on nothing a client does may end the process (before, a failed start should).
+  installProcessGuards(logger);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const graceMs = config.RAMP_SHUTDOWN_GRACE_MS;
+    logger.info({ signal, graceMs }, 'stopping: no new connections; finishing requests in flight and the current job step');
+    // Stop accepting; keep-alive connections are closed as soon as they are idle, in-flight requests finish.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    server.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+    });
+    const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop()]).then(() => 'drained' as const), graceOver]);
+    clearInterval(idle);
+    clearTimeout(timer);
+    if (drained === 'timeout') {
+      logger.warn({ graceMs }, 'grace period over: closing the connections still open');
+      server.closeAllConnections();
+    }
+    await deps.store.close().catch((err) => logger.warn({ err }, 'closing the database pool failed'));
+    logger.info({ signal }, 'stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

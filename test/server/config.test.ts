@@ -1,5 +1,6 @@
 // Configuration: every bad value stops the process with one clear line naming the variable.
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config';
@@ -77,6 +78,16 @@ describe('configuration', () => {
     for (const bad of ['0/1', '10', '10/0', '1.5/1', 'ten/1']) assert.throws(() => loadConfig({ RAMP_RATE_LIMIT_SESSION: bad }), /^ConfigError: RAMP_RATE_LIMIT_SESSION: /);
     assert.throws(() => loadConfig({ RAMP_RATE_LIMIT_STORE: 'redis' }), /RAMP_RATE_LIMIT_STORE/);
     assert.throws(() => loadConfig({ RAMP_TRUST_PROXY: 'yes' }), /RAMP_TRUST_PROXY/);
+  });
+
+  test('RAMP_WORKERS: one process by default, a number or auto (one per core); more than one needs PostgreSQL', () => {
+    const pg = { DATABASE_URL: 'postgres://localhost/ramp' };
+    assert.equal(loadConfig({}).workers, 1);
+    assert.equal(loadConfig({ ...pg, RAMP_WORKERS: '4' }).workers, 4);
+    assert.equal(loadConfig({ ...pg, RAMP_WORKERS: 'auto' }).workers, availableParallelism());
+    assert.equal(loadConfig({ RAMP_WORKERS: 'auto' }).workers, 1, 'auto on the embedded database: one process');
+    assert.throws(() => loadConfig({ RAMP_WORKERS: '2' }), /^ConfigError: RAMP_WORKERS: more than one process needs DATABASE_URL/);
+    for (const bad of ['0', '-1', '1.5', 'many', '1000']) assert.throws(() => loadConfig({ ...pg, RAMP_WORKERS: bad }), /^ConfigError: RAMP_WORKERS: /, bad);
   });
 
   test('production refuses a sandbox key', () => {
