@@ -24,6 +24,8 @@ interface Load {
   body?: unknown;
   /** A second request with the first answer's id in `idField` (lock + on-ramp pairs). */
   then?: { url: string; method: string; body: unknown; idField: string };
+  /** Per connection, fields that replace the body's (and `then`'s) own: one customer per client. */
+  perConnection?: Record<string, unknown>[];
 }
 interface Result {
   rps: number;
@@ -133,24 +135,39 @@ async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number 
 }
 
 /**
- * Lock + on-ramp pairs: an APPROVED customer (set in SQL, with limits raised so that the run never hits them), a LOCKED
- * quote and the on-ramp that uses it, per loop, from every connection; and the server's peak RSS meanwhile.
+ * Lock + on-ramp pairs: a LOCKED quote and the on-ramp that uses it, per loop, from every connection, for APPROVED
+ * customers (set in SQL, with limits raised so that the run never hits them); and the server's peak RSS meanwhile.
+ * `customers`: 1, every connection works for the same customer, so every on-ramp waits for that customer's row lock
+ * (the worst case); CONNECTIONS, each connection is a customer of its own (many end users at once).
  */
-async function lockAndOnRamp(s: BenchServer): Promise<{ rps: number; p99: number; peakRss: number }> {
-  const { base, customerId: id, partnerId } = s;
-  await s.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id = '${id}'`);
-  await s.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) VALUES ('${partnerId}', '${id}', 1000000000, 1000000000000, 1000000000000)`);
-  const lock = { customerId: id, type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' };
+async function lockAndOnRamp(s: BenchServer, customers: number): Promise<{ customers: number; rps: number; p99: number; peakRss: number }> {
+  const { base, partnerId } = s;
+  const ids = [s.customerId];
+  for (let i = 1; i < customers; i++) {
+    const res = await fetch(`${base}/v2/customers`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', name: `Bench Customer ${i}`, country: 'PRT', taxId: `PT${String(100_000_000 + i)}`, birthDate: '1990-05-17' }),
+    });
+    const created = (await res.json()) as { id?: string };
+    if (!created.id) throw new Error(`creating customer ${i}: ${res.status} ${JSON.stringify(created)}`);
+    ids.push(created.id);
+  }
+  const list = ids.map((id) => `'${id}'`).join(',');
+  await s.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id IN (${list})`);
+  await s.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) SELECT '${partnerId}', id, 1000000000, 1000000000000, 1000000000000 FROM customers WHERE id IN (${list}) ON CONFLICT DO NOTHING`);
+  const lock = { customerId: ids[0], type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' };
   const pairLoad: Load = {
     url: `${base}/v2/exchange-rates`,
     method: 'POST',
     headers: auth,
     body: lock,
-    then: { url: `${base}/v2/transactions/on-ramp`, method: 'POST', body: { customerId: id, purpose: 'INVESTMENT', rail: 'PIX' }, idField: 'exchangeRateId' },
+    then: { url: `${base}/v2/transactions/on-ramp`, method: 'POST', body: { customerId: ids[0], purpose: 'INVESTMENT', rail: 'PIX' }, idField: 'exchangeRateId' },
+    ...(customers > 1 ? { perConnection: ids.map((customerId) => ({ customerId })) } : {}),
   };
   await s.ask({ peakRss: true }); // earlier work (seeding) is not this load: the peak restarts here
   const runs = [await measure(pairLoad), await measure(pairLoad)];
-  return { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99), peakRss: await s.ask<number>({ peakRss: true }) };
+  return { customers, rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99), peakRss: await s.ask<number>({ peakRss: true }) };
 }
 
 const server = await startServer(1);
@@ -187,12 +204,23 @@ const seedSeconds = (performance.now() - seedStarted) / 1000;
 const large = await listAt();
 const slowdown = small.rps / large.rps;
 
-// Lock + on-ramp pairs; their floor is pgbench's TPC-B on the same server with the same clients.
-const measuredPairs = await lockAndOnRamp(server);
-const pairs: { rps: number; p99: number; pgbenchTps?: number; ratio?: number } = { rps: measuredPairs.rps, p99: measuredPairs.p99 };
-const pairsRss = measuredPairs.peakRss;
+// Lock + on-ramp pairs, for one customer and for one customer per client; their floor is pgbench's TPC-B on the same
+// server with the same clients.
+type Pairs = { customers: number; workers: number; rps: number; p99: number; peakRss: number; ratio?: number };
+const pairRuns: Pairs[] = [];
+for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRamp(server, customers)), workers: 1 });
 // The server drops the bench's schema (and its million rows) and exits.
 await server.ask({ stop: true });
+// Several server processes (RAMP_WORKERS), PostgreSQL only: the hot paths and lock + on-ramp again.
+let several: { workers: number; rows: Row[]; peakRss: number } | undefined;
+if (WORKERS > 1) {
+  const s = await startServer(WORKERS);
+  const h = await hotPaths(s);
+  several = { workers: WORKERS, rows: h.rows, peakRss: h.peakRss };
+  for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRamp(s, customers)), workers: WORKERS });
+  await s.ask({ stop: true });
+}
+let pgbenchTps: number | undefined;
 if (store.kind === 'postgres' && hasPgbench()) {
   const db = `ramp_pgbench_${process.pid}`;
   const url = new URL(databaseUrl);
@@ -204,8 +232,8 @@ if (store.kind === 'postgres' && hasPgbench()) {
       const out = execFileSync('pgbench', [...args, '-c', String(CONNECTIONS), '-j', '2', '-T', String(secs), '-n', db], { encoding: 'utf8' });
       return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
     };
-    pairs.pgbenchTps = (tps(Math.max(1, Math.round(DURATION_MS / 1000))) + tps(Math.max(1, Math.round(DURATION_MS / 1000)))) / 2;
-    pairs.ratio = pairs.rps / pairs.pgbenchTps;
+    pgbenchTps = (tps(Math.max(1, Math.round(DURATION_MS / 1000))) + tps(Math.max(1, Math.round(DURATION_MS / 1000)))) / 2;
+    for (const p of pairRuns) p.ratio = p.rps / pgbenchTps;
   } finally {
     try {
       execFileSync('dropdb', [...args, '--if-exists', db], { stdio: 'ignore' });
@@ -213,29 +241,18 @@ if (store.kind === 'postgres' && hasPgbench()) {
   }
 }
 
-// Several server processes (RAMP_WORKERS), PostgreSQL only: the hot paths and lock + on-ramp again.
-let several: { workers: number; rows: Row[]; peakRss: number; pairs: { rps: number; p99: number; ratio?: number; peakRss: number } } | undefined;
-if (WORKERS > 1) {
-  const s = await startServer(WORKERS);
-  const h = await hotPaths(s);
-  const p = await lockAndOnRamp(s);
-  await s.ask({ stop: true });
-  several = { workers: WORKERS, rows: h.rows, peakRss: h.peakRss, pairs: { ...p, ...(pairs.pgbenchTps ? { ratio: p.rps / pairs.pgbenchTps } : {}) } };
-}
-
 console.log(`| path | req/s | p99 ms | bare node:http req/s | ratio |`);
 console.log(`|---|---|---|---|---|`);
 for (const r of [...rows, ...(several?.rows ?? [])]) console.log(`| ${r.name}${r.workers > 1 ? `, ${r.workers} processes` : ''} | ${r.rps.toFixed(0)} | ${r.p99.toFixed(1)} | ${r.bareRps.toFixed(0)} | ${r.ratio.toFixed(3)}× |`);
 console.log(`\nGET /v2/customers?status=TEMPORARY_REJECTION (1 row in 1000): ${small.rps.toFixed(0)} req/s (p99 ${small.p99.toFixed(1)} ms) at 10k rows, ${large.rps.toFixed(0)} req/s (p99 ${large.p99.toFixed(1)} ms) at ${LIST_ROWS} rows (seeded in ${seedSeconds.toFixed(0)} s): ${slowdown.toFixed(2)}× slower`);
-console.log(`lock + on-ramp: ${pairs.rps.toFixed(0)} pairs/s (p99 ${pairs.p99.toFixed(1)} ms)${pairs.pgbenchTps ? `; pgbench TPC-B ${pairs.pgbenchTps.toFixed(0)} tps, ${CONNECTIONS} clients: ${pairs.ratio!.toFixed(3)}×` : ' (pgbench: PostgreSQL only, and only when installed)'}`);
-console.log(`peak RSS of the server process under load (hot paths; lock + on-ramp): ${(peakRss / 2 ** 20).toFixed(0)} MB; ${(pairsRss / 2 ** 20).toFixed(0)} MB`);
-if (several) {
-  const p = several.pairs;
-  console.log(`${several.workers} processes: lock + on-ramp ${p.rps.toFixed(0)} pairs/s (p99 ${p.p99.toFixed(1)} ms)${p.ratio ? `: ${p.ratio.toFixed(3)}× pgbench` : ''}; peak RSS, all processes (hot paths; lock + on-ramp): ${(several.peakRss / 2 ** 20).toFixed(0)} MB; ${(p.peakRss / 2 ** 20).toFixed(0)} MB`);
+for (const p of pairRuns) {
+  const who = p.customers === 1 ? `one customer for all ${CONNECTIONS} clients` : `a customer per client (${p.customers})`;
+  console.log(`lock + on-ramp, ${who}, ${p.workers} process${p.workers > 1 ? 'es' : ''}: ${p.rps.toFixed(0)} pairs/s (p99 ${p.p99.toFixed(1)} ms)${p.ratio ? `: ${p.ratio.toFixed(3)}× pgbench TPC-B (${pgbenchTps!.toFixed(0)} tps, ${CONNECTIONS} clients)` : ' (pgbench: PostgreSQL only, and only when installed)'}; peak RSS ${(p.peakRss / 2 ** 20).toFixed(0)} MB`);
 }
+console.log(`peak RSS of the server under load on the hot paths: ${(peakRss / 2 ** 20).toFixed(0)} MB${several ? `; ${several.workers} processes together: ${(several.peakRss / 2 ** 20).toFixed(0)} MB` : ''}`);
 writeFileSync(
   new URL('./results.json', import.meta.url),
-  JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows, list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: pairs, peakRssMb: peakRss / 2 ** 20, pairsRssMb: pairsRss / 2 ** 20, ...(several ? { several: { ...several, peakRssMb: several.peakRss / 2 ** 20 } } : {}) }, null, 2),
+  JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows: [...rows, ...(several?.rows ?? [])], list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: { pgbenchTps, runs: pairRuns.map((p) => ({ ...p, peakRssMb: p.peakRss / 2 ** 20 })) }, peakRssMb: peakRss / 2 ** 20, ...(several ? { severalPeakRssMb: several.peakRss / 2 ** 20 } : {}) }, null, 2),
 );
 bare.send({ stop: true });
 const read = rows[1]!;

@@ -8,7 +8,10 @@ const run = (opts) =>
     autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
   });
 
-export async function load({ url, method = 'GET', headers = {}, body, then, connections = 32, durationMs = 2000, warmupMs = 500 }) {
+export async function load({ url, method = 'GET', headers = {}, body, then, perConnection, connections = 32, durationMs = 2000, warmupMs = 500 }) {
+  let handedOut = 0;
+  /** The values this connection sends: `perConnection[i]`, i counting the connections as they first ask. */
+  const connectionValues = (context) => (context.values ??= perConnection[handedOut++ % perConnection.length]);
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const hdrs = { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) };
   const u = new URL(url);
@@ -17,12 +20,20 @@ export async function load({ url, method = 'GET', headers = {}, body, then, conn
     // `then`: a second request made with the first answer's `id` (a locked quote, then the transaction that uses it): one pair.
     const thenPath = new URL(then.url).pathname;
     opts.requests = [
-      { method, path: u.pathname + u.search, headers: hdrs, body: payload, onResponse: (status, text, context) => (context.id = status < 300 ? JSON.parse(text).id : undefined) },
+      {
+        method,
+        path: u.pathname + u.search,
+        headers: hdrs,
+        body: payload,
+        // `perConnection`: each connection sends its own values of these fields (one customer per client, say).
+        ...(perConnection ? { setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ ...body, ...connectionValues(context) }) }) } : {}),
+        onResponse: (status, text, context) => (context.id = status < 300 ? JSON.parse(text).id : undefined),
+      },
       {
         method: then.method,
         path: thenPath,
         headers: { ...headers, 'content-type': 'application/json' },
-        setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ ...then.body, [then.idField]: context.id }) }),
+        setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ ...then.body, ...(perConnection ? connectionValues(context) : {}), [then.idField]: context.id }) }),
       },
     ];
   } else {
