@@ -10,8 +10,11 @@ import { availableParallelism } from 'node:os';
 import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
 
-/** The customer read must keep at least this share of bare node:http's throughput: a regression guard against the keep-alive floor (the issue's targets are in the README table). */
-const FLOOR_RATIO = 0.02;
+/**
+ * The customer read must keep at least this share of bare node:http's throughput (autocannon's floor): a regression
+ * guard, far under issue 14's targets (those are in the README table). PGlite plans the read's statement every time.
+ */
+const FLOOR_RATIO = { postgres: 0.02, pglite: 0.005 };
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 2000);
 /** Customers of the partner for the list-at-scale case (seeded with generate_series): 10k first, then this many. */
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? (process.env.DATABASE_URL ? 1_000_000 : 200_000));
@@ -178,6 +181,19 @@ const hot = await hotPaths(server);
 const rows = hot.rows;
 const peakRss = hot.peakRss;
 
+type Pairs = { customers: number; workers: number; rps: number; p99: number; peakRss: number; ratio?: number };
+const pairRuns: Pairs[] = [];
+// Several server processes (RAMP_WORKERS), PostgreSQL only: the hot paths and lock + on-ramp again, before the list's
+// million rows are seeded and dropped (their clean-up would run under these measurements).
+let several: { workers: number; rows: Row[]; peakRss: number } | undefined;
+if (WORKERS > 1) {
+  const s = await startServer(WORKERS);
+  const h = await hotPaths(s);
+  several = { workers: WORKERS, rows: h.rows, peakRss: h.peakRss };
+  for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRamp(s, customers)), workers: WORKERS });
+  await s.ask({ stop: true });
+}
+
 /** Seeds customers of the bench's partner (one in a thousand TEMPORARY_REJECTION, the rest spread), in SQL: generate_series, not the API. */
 async function seedCustomers(from: number, to: number): Promise<void> {
   const statuses = `(ARRAY['NOT_STARTED','UNDER_VERIFICATION','APPROVED','TEMPORARY_REJECTION','FINAL_REJECTION'])`;
@@ -206,20 +222,9 @@ const slowdown = small.rps / large.rps;
 
 // Lock + on-ramp pairs, for one customer and for one customer per client; their floor is pgbench's TPC-B on the same
 // server with the same clients.
-type Pairs = { customers: number; workers: number; rps: number; p99: number; peakRss: number; ratio?: number };
-const pairRuns: Pairs[] = [];
 for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRamp(server, customers)), workers: 1 });
 // The server drops the bench's schema (and its million rows) and exits.
 await server.ask({ stop: true });
-// Several server processes (RAMP_WORKERS), PostgreSQL only: the hot paths and lock + on-ramp again.
-let several: { workers: number; rows: Row[]; peakRss: number } | undefined;
-if (WORKERS > 1) {
-  const s = await startServer(WORKERS);
-  const h = await hotPaths(s);
-  several = { workers: WORKERS, rows: h.rows, peakRss: h.peakRss };
-  for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRamp(s, customers)), workers: WORKERS });
-  await s.ask({ stop: true });
-}
 let pgbenchTps: number | undefined;
 if (store.kind === 'postgres' && hasPgbench()) {
   const db = `ramp_pgbench_${process.pid}`;
@@ -250,13 +255,13 @@ for (const p of pairRuns) {
   console.log(`lock + on-ramp, ${who}, ${p.workers} process${p.workers > 1 ? 'es' : ''}: ${p.rps.toFixed(0)} pairs/s (p99 ${p.p99.toFixed(1)} ms)${p.ratio ? `: ${p.ratio.toFixed(3)}× pgbench TPC-B (${pgbenchTps!.toFixed(0)} tps, ${CONNECTIONS} clients)` : ' (pgbench: PostgreSQL only, and only when installed)'}; peak RSS ${(p.peakRss / 2 ** 20).toFixed(0)} MB`);
 }
 console.log(`peak RSS of the server under load on the hot paths: ${(peakRss / 2 ** 20).toFixed(0)} MB${several ? `; ${several.workers} processes together: ${(several.peakRss / 2 ** 20).toFixed(0)} MB` : ''}`);
-writeFileSync(
-  new URL('./results.json', import.meta.url),
-  JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows: [...rows, ...(several?.rows ?? [])], list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: { pgbenchTps, runs: pairRuns.map((p) => ({ ...p, peakRssMb: p.peakRss / 2 ** 20 })) }, peakRssMb: peakRss / 2 ** 20, ...(several ? { severalPeakRssMb: several.peakRss / 2 ** 20 } : {}) }, null, 2),
-);
+const results = JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows: [...rows, ...(several?.rows ?? [])], list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: { pgbenchTps, runs: pairRuns.map((p) => ({ ...p, peakRssMb: p.peakRss / 2 ** 20 })) }, peakRssMb: peakRss / 2 ** 20, ...(several ? { severalPeakRssMb: several.peakRss / 2 ** 20 } : {}) }, null, 2);
+// The last run, and the last run per store (the chart, bench/chart.mjs, shows both).
+writeFileSync(new URL('./results.json', import.meta.url), results);
+writeFileSync(new URL(`./results-${store.kind}.json`, import.meta.url), results);
 bare.send({ stop: true });
 const read = rows[1]!;
-if (read.ratio < FLOOR_RATIO) {
+if (read.ratio < FLOOR_RATIO[store.kind]) {
   console.error('http: under the floor');
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 // Time to interactive of the widget's first step against a static HTML page with the same form, on a 4× throttled CPU
 // in Chromium: from navigation start until the name field takes a keystroke. Reported as a ratio (target ≤ 1.5×); the
 // SDK comes from the real server on another origin, as on a partner's page. Needs `npm run build` (npm run bench does).
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
@@ -80,3 +81,4 @@ const ratio = median(widgetTimes) / median(staticTimes);
 console.log(`static form      ${median(staticTimes).toFixed(0)} ms to interactive (median of ${RUNS}, CPU ×4)`);
 console.log(`<ramp-onboarding> ${median(widgetTimes).toFixed(0)} ms to interactive`);
 console.log(`ratio            ${ratio.toFixed(2)}× (target ≤ ${TARGET}×)${ratio > TARGET ? ' — over target' : ''}`);
+writeFileSync(new URL('./tti.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, cpuThrottle: 4, staticMs: median(staticTimes), widgetMs: median(widgetTimes), ratio }, null, 2));
