@@ -29,8 +29,8 @@ if (pg?.list) bars.push({ label: `list by status, ${pg.list.rows.toLocaleString(
 if (pglite?.peakRssMb) bars.push({ label: 'server RSS under load, PGlite', value: pglite.peakRssMb, target: 300, better: 'lower', text: `${Math.round(pglite.peakRssMb)} MB` });
 if (tti?.ratio) bars.push({ label: 'widget interactive vs static form, CPU ×4', value: tti.ratio, target: 1.5, better: 'lower', text: `${tti.ratio.toFixed(2)}×` });
 
-const W = 760;
-const labelW = 330;
+const W = 920;
+const labelW = 370;
 const barW = 300;
 const rowH = 26;
 const top = 46;
