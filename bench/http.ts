@@ -174,12 +174,7 @@ async function lockAndOnRamp(s: BenchServer, customers: number): Promise<{ custo
 }
 
 const server = await startServer(1);
-const store = { kind: server.kind, execute: server.execute };
-const deps = { partnerId: server.partnerId };
-const base = server.base;
-const hot = await hotPaths(server);
-const rows = hot.rows;
-const peakRss = hot.peakRss;
+const { rows, peakRss } = await hotPaths(server);
 
 type Pairs = { customers: number; workers: number; rps: number; p99: number; peakRss: number; ratio?: number };
 const pairRuns: Pairs[] = [];
@@ -199,15 +194,15 @@ async function seedCustomers(from: number, to: number): Promise<void> {
   const statuses = `(ARRAY['NOT_STARTED','UNDER_VERIFICATION','APPROVED','TEMPORARY_REJECTION','FINAL_REJECTION'])`;
   for (let start = from; start < to; start += 100_000) {
     const end = Math.min(to, start + 100_000) - 1;
-    await store.execute(
+    await server.execute(
       `INSERT INTO customers (id, partner_id, type, name, tax_id, verification_status)
-        SELECT gen_random_uuid(), '${deps.partnerId}', CASE WHEN i % 3 = 0 THEN 'BUSINESS' ELSE 'INDIVIDUAL' END, 'Seed ' || i, 'seed' || lpad(i::text, 10, '0'), CASE WHEN i % 1000 = 7 THEN 'TEMPORARY_REJECTION' ELSE ${statuses}[1 + i % 3] END
+        SELECT gen_random_uuid(), '${server.partnerId}', CASE WHEN i % 3 = 0 THEN 'BUSINESS' ELSE 'INDIVIDUAL' END, 'Seed ' || i, 'seed' || lpad(i::text, 10, '0'), CASE WHEN i % 1000 = 7 THEN 'TEMPORARY_REJECTION' ELSE ${statuses}[1 + i % 3] END
         FROM generate_series(${start}, ${end}) AS i`,
     );
   }
-  await store.execute('ANALYZE customers');
+  await server.execute('ANALYZE customers');
 }
-const listLoad: Load = { url: `${base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
+const listLoad: Load = { url: `${server.base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
 const listAt = async (): Promise<Result> => {
   const runs = [await measure(listLoad), await measure(listLoad)];
   return { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99) };
@@ -226,7 +221,7 @@ for (const customers of [1, CONNECTIONS]) pairRuns.push({ ...(await lockAndOnRam
 // The server drops the bench's schema (and its million rows) and exits.
 await server.ask({ stop: true });
 let pgbenchTps: number | undefined;
-if (store.kind === 'postgres' && hasPgbench()) {
+if (server.kind === 'postgres' && hasPgbench()) {
   const db = `ramp_pgbench_${process.pid}`;
   const url = new URL(databaseUrl);
   const args = ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username || 'postgres')];
@@ -255,13 +250,13 @@ for (const p of pairRuns) {
   console.log(`lock + on-ramp, ${who}, ${p.workers} process${p.workers > 1 ? 'es' : ''}: ${p.rps.toFixed(0)} pairs/s (p99 ${p.p99.toFixed(1)} ms)${p.ratio ? `: ${p.ratio.toFixed(3)}× pgbench TPC-B (${pgbenchTps!.toFixed(0)} tps, ${CONNECTIONS} clients)` : ' (pgbench: PostgreSQL only, and only when installed)'}; peak RSS ${(p.peakRss / 2 ** 20).toFixed(0)} MB`);
 }
 console.log(`peak RSS of the server under load on the hot paths: ${(peakRss / 2 ** 20).toFixed(0)} MB${several ? `; ${several.workers} processes together: ${(several.peakRss / 2 ** 20).toFixed(0)} MB` : ''}`);
-const results = JSON.stringify({ measuredAt: new Date().toISOString(), store: store.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows: [...rows, ...(several?.rows ?? [])], list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: { pgbenchTps, runs: pairRuns.map((p) => ({ ...p, peakRssMb: p.peakRss / 2 ** 20 })) }, peakRssMb: peakRss / 2 ** 20, ...(several ? { severalPeakRssMb: several.peakRss / 2 ** 20 } : {}) }, null, 2);
+const results = JSON.stringify({ measuredAt: new Date().toISOString(), store: server.kind, connections: CONNECTIONS, durationMs: DURATION_MS, rows: [...rows, ...(several?.rows ?? [])], list: { rows: LIST_ROWS, at10k: small, atScale: large, slowdown }, lockOnRamp: { pgbenchTps, runs: pairRuns.map((p) => ({ ...p, peakRssMb: p.peakRss / 2 ** 20 })) }, peakRssMb: peakRss / 2 ** 20, ...(several ? { severalPeakRssMb: several.peakRss / 2 ** 20 } : {}) }, null, 2);
 // The last run, and the last run per store (the chart, bench/chart.mjs, shows both).
 writeFileSync(new URL('./results.json', import.meta.url), results);
-writeFileSync(new URL(`./results-${store.kind}.json`, import.meta.url), results);
+writeFileSync(new URL(`./results-${server.kind}.json`, import.meta.url), results);
 bare.send({ stop: true });
 const read = rows[1]!;
-if (read.ratio < FLOOR_RATIO[store.kind]) {
+if (read.ratio < FLOOR_RATIO[server.kind]) {
   console.error('http: under the floor');
   process.exit(1);
 }

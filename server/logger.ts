@@ -1,5 +1,6 @@
-// Structured logs (pino), each line with the pid that wrote it (RAMP_WORKERS runs several). Keys, tokens and personal data never reach them: we log no bodies, redact the fields that could
-// carry secrets, and log a database error by its code and statement only (its message and drizzle's carry the values).
+// Structured logs (pino), each line with the pid that wrote it (RAMP_WORKERS runs several). Keys, tokens and personal
+// data never reach them: we log no bodies, redact the fields that could carry secrets, and log a database error by its
+// code and statement only (its message and drizzle's carry the values).
 import { type DestinationStream, pino, type Logger } from 'pino';
 
 export type { Logger };

@@ -29,14 +29,19 @@ async function api(server: RunningServer, method: string, path: string, body?: u
 }
 
 /** What the partner's backend and the hosted page would do: information, documents, liveness, then approval by the sandbox. */
+/** The address fields named `<prefix>-line1` … `<prefix>-postalCode` inside `o` (the country is each form's own). */
+export async function fillAddress(page: Page, prefix: string, o = 'ramp-onboarding', address = { line1: 'Av. Paulista, 1000', city: 'São Paulo', state: 'SP', postalCode: '01310-100' }): Promise<void> {
+  await page.fill(`${o} #${prefix}-line1`, address.line1);
+  await page.fill(`${o} #${prefix}-city`, address.city);
+  await page.fill(`${o} #${prefix}-state`, address.state);
+  await page.fill(`${o} #${prefix}-postalCode`, address.postalCode);
+}
+
 /** The onboarding's additional-information step, filled as a Brazilian employee would; `o` is the onboarding's selector. */
 export async function fillIndividualInformation(page: Page, o = 'ramp-onboarding'): Promise<void> {
   await page.fill(`${o} #info-phone`, '+5511987654321');
   await page.selectOption(`${o} #info-address-country`, 'BRA').catch(() => page.fill(`${o} #info-address-country`, 'BRA'));
-  await page.fill(`${o} #info-address-line1`, 'Av. Paulista, 1000');
-  await page.fill(`${o} #info-address-city`, 'São Paulo');
-  await page.fill(`${o} #info-address-state`, 'SP');
-  await page.fill(`${o} #info-address-postalCode`, '01310-100');
+  await fillAddress(page, 'info-address', o);
   await page.fill(`${o} #info-monthlyVolumeInUSD`, '2500');
   await page.fill(`${o} #info-transactionVolumeInUSD`, '500');
   await page.check(`${o} [data-testid=jurisdictions-BRA]`);

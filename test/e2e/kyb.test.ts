@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { taxIdEndingIn } from '../server/harness';
 import { JPG, PDF } from '../server/kyc-helpers';
-import { readApi } from './flows';
+import { fillAddress, readApi } from './flows';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
 let server: RunningServer;
@@ -26,12 +26,8 @@ after(async () => {
 
 const o = 'ramp-onboarding';
 
-async function fillAddress(page: Page, prefix: string) {
-  await page.fill(`${o} #${prefix}-line1`, 'Rua Funchal, 418');
-  await page.fill(`${o} #${prefix}-city`, 'São Paulo');
-  await page.fill(`${o} #${prefix}-state`, 'SP');
-  await page.fill(`${o} #${prefix}-postalCode`, '04551-060');
-}
+/** A business's addresses (its own and its parties'). */
+const funchal = { line1: 'Rua Funchal, 418', city: 'São Paulo', state: 'SP', postalCode: '04551-060' };
 
 async function addParty(page: Page, opts: { parentId?: string; type: 'INDIVIDUAL' | 'BUSINESS'; pct: string }) {
   await page.click(`${o} ${opts.parentId ? `[data-testid=add-nested-${opts.parentId}]` : '[data-testid=add-party]'}`);
@@ -48,7 +44,7 @@ async function addParty(page: Page, opts: { parentId?: string; type: 'INDIVIDUAL
     await page.fill(`${o} #party-birthDate`, '1975-06-30');
   }
   await page.fill(`${o} #party-email`, 'owner@holding.example');
-  await fillAddress(page, 'party-address');
+  await fillAddress(page, 'party-address', o, funchal);
   await page.click(`${o} [data-testid=party-save]`);
 }
 
@@ -70,7 +66,7 @@ describe('KYB on the demo page', () => {
 
     await page.waitForSelector(`${o} [data-step=info]`, { timeout: 20_000 });
     await page.fill(`${o} #info-phone`, '+551130000000');
-    await fillAddress(page, 'info-address');
+    await fillAddress(page, 'info-address', o, funchal);
     await page.fill(`${o} #info-monthlyVolumeInUSD`, '250000');
     await page.fill(`${o} #info-transactionVolumeInUSD`, '20000');
     await page.check(`${o} [data-testid=jurisdictions-BRA]`);
