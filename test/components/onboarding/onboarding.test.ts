@@ -313,16 +313,22 @@ describe('<ramp-onboarding>', () => {
       expect(errorText(el, 'country')).to.equal('Choose a country.');
     });
 
-    it('the countries are named in the UI language, Brazil first', async () => {
-      const el = await mount(html`<ramp-onboarding session="t" api-base="/bff" lang="pt-BR"></ramp-onboarding>`);
-      $(el, '[data-testid="type-BUSINESS"]').click();
-      await el.updateComplete;
-      const select = $<HTMLSelectElement>(el, '#country');
-      await waitUntil(() => select.options.length > 240, 'the whole list once idle', { timeout: 3000 });
-      const options = [...select.options];
-      expect(options[0]!.value).to.equal('');
-      expect([options[1]!.value, options[1]!.text]).to.deep.equal(['BRA', 'Brasil']);
-    });
+    for (const [lang, germany] of [
+      ['pt-BR', 'Alemanha'],
+      ['es', 'Alemania'],
+    ] as const) {
+      it(`the countries are named in the UI language, Brazil first (${lang})`, async () => {
+        const el = await mount(html`<ramp-onboarding session="t" api-base="/bff" lang=${lang}></ramp-onboarding>`);
+        $(el, '[data-testid="type-BUSINESS"]').click();
+        await el.updateComplete;
+        const select = $<HTMLSelectElement>(el, '#country');
+        await waitUntil(() => select.options.length > 240, 'the whole list once idle', { timeout: 3000 });
+        const options = [...select.options];
+        expect(options[0]!.value).to.equal('');
+        expect([options[1]!.value, options[1]!.text]).to.deep.equal(['BRA', 'Brasil']);
+        expect(options.find((o) => o.value === 'DEU')?.text).to.equal(germany);
+      });
+    }
 
     describe('before the page is idle', () => {
       // Idle callbacks are held back: the first paint's short list stays until the test lets them run.
