@@ -3,7 +3,7 @@
 // raise the number only with the reason in the commit.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, newPartner, type TestServer, startTestServer } from './harness';
+import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 
 let server: TestServer;
@@ -105,5 +105,76 @@ describe('the BFF beside the service', () => {
     const problem = (await bad.json()) as { code: string; errors: { path: string }[] };
     assert.equal(problem.code, 'VALIDATION_FAILED');
     assert.deepEqual(problem.errors.map((e) => e.path).sort(), ['extra', 'targetCurrency']);
+  });
+});
+
+describe('customer reads under load share statements', () => {
+  test('concurrent reads of two partners: each answers its own customer, never another partner’s, in far fewer statements than reads', async () => {
+    const partners = [await newPartner(server), await newPartner(server)];
+    const ids: string[][] = [];
+    for (const p of partners) {
+      const mine: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await p.api.post('/v2/customers', individual({ name: `Customer ${i}` }));
+        assert.equal(res.status, 201, res.text);
+        mine.push(res.body.id);
+      }
+      ids.push(mine);
+      await p.api.get(`/v2/customers/${mine[0]}?includeBalances=true&includeTransactionLimits=true`); // key and lease warm
+    }
+    const read = (p: number, id: string) => partners[p]!.api.get(`/v2/customers/${id}?includeBalances=true&includeTransactionLimits=true`);
+    const before = server.deps.store.statements();
+    // Each partner reads each of its customers twice, and the other partner's customers once: 30 reads at once.
+    const asks = [0, 1].flatMap((p) => [...ids[p]!, ...ids[p]!, ...ids[1 - p]!].map((id) => ({ p, id, own: ids[p]!.includes(id) })));
+    const answers = await Promise.all(asks.map((a) => read(a.p, a.id)));
+    const statements = server.deps.store.statements() - before;
+    answers.forEach((res, i) => {
+      const ask = asks[i]!;
+      if (ask.own) {
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.id, ask.id);
+        assert.equal(res.body.name, `Customer ${ids[ask.p]!.indexOf(ask.id)}`);
+      } else assert.equal(res.status, 404, `partner ${ask.p} read another partner's customer: ${res.text}`);
+    });
+    // A fresh verification link on every read, even for two reads answered by one statement.
+    const links = answers.filter((r) => r.status === 200).map((r) => r.body.verification?.link);
+    assert.ok(links.every(Boolean), 'every read carries a verification link');
+    assert.equal(new Set(links).size, links.length);
+    assert.ok(statements <= asks.length / 3, `${statements} statements for ${asks.length} reads`);
+  });
+
+  test('a read asked after a change committed shows it, while reads asked before are still out', async () => {
+    // Readers hammer one customer while a writer raises its daily limit step by step; each read must show at least the
+    // step committed before it was asked (a read that joined a statement already out could show an older one).
+    const p = await newPartner(server);
+    const created = await p.api.post('/v2/customers', individual());
+    assert.equal(created.status, 201, created.text);
+    const path = `/v2/customers/${created.body.id}?includeTransactionLimits=true`;
+    const steps = 12;
+    let committed = 0;
+    let writing = true;
+    const writer = (async () => {
+      for (let step = 1; step <= steps; step++) {
+        const res = await p.api.send('PUT', `/v2/customers/${created.body.id}/transaction-limits`, { daily: `${step}000.00` });
+        assert.equal(res.status, 200, res.text);
+        committed = step;
+      }
+      writing = false;
+    })();
+    const stale: string[] = [];
+    let reads = 0;
+    const reader = async () => {
+      while (writing) {
+        const floor = committed;
+        const res = await p.api.get(path);
+        assert.equal(res.status, 200, res.text);
+        reads++;
+        const seen = res.body.transactionLimits.daily.max === '500000.00' ? 0 : Number.parseInt(res.body.transactionLimits.daily.max, 10) / 1000;
+        if (seen < floor) stale.push(`step ${seen} read after step ${floor} committed`);
+      }
+    };
+    await Promise.all([writer, ...Array.from({ length: 8 }, reader)]);
+    assert.deepEqual(stale, []);
+    assert.ok(reads > steps * 4, `${reads} reads`);
   });
 });

@@ -3,6 +3,8 @@
 // single customer's read the same statement brings the row too.
 import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { KycDocRow, KycPartyRow } from '../../flows/kyc-state';
+import { isUuid } from '../../ids';
+import { Coalescer } from '../coalesce';
 import { baseOutsideTransaction, type Db } from '../db';
 import { customers } from '../schema/index';
 import type { CustomerRow } from './customers';
@@ -69,17 +71,18 @@ export async function loadCustomerParts(db: Db, partnerId: string, customerIds: 
   return json(rows[0]!.parts);
 }
 
-function customerWithPartsQuery(db: Db, partnerId: string | SQL, id: string | SQL, opts: PartsOptions) {
+function customerWithPartsQuery(db: Db, partnerId: string | SQL, ids: SQL, opts: PartsOptions) {
   const parts = partsJson(partnerId, sql`ARRAY[${customers.id}]`, sql`ARRAY['customer:' || ${customers.id}::text]`, opts);
   return db
     .select({ ...getTableColumns(customers), parts: sql<unknown>`${parts}`.as('parts') })
     .from(customers)
-    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)));
+    .where(and(eq(customers.partnerId, partnerId), sql`${customers.id} = ANY(${ids})`));
 }
 
 /**
  * The customer read as named prepared statements, one per shape (with or without balances and limits), per database:
- * PostgreSQL parses and plans its six subqueries once per connection instead of on every read.
+ * PostgreSQL parses and plans its six subqueries once per connection instead of on every read. The ids are a uuid[]
+ * (`{…}` text), so one statement answers a batch of reads.
  */
 const prepared = new WeakMap<Db, Map<string, ReturnType<ReturnType<typeof customerWithPartsQuery>['prepare']>>>();
 function preparedRead(base: Db, opts: PartsOptions) {
@@ -89,20 +92,40 @@ function preparedRead(base: Db, opts: PartsOptions) {
   let q = byShape.get(shape);
   if (!q) {
     const limits = opts.limits ? { dayStart: sql`${sql.placeholder('dayStart')}`, monthStart: sql`${sql.placeholder('monthStart')}` } : undefined;
-    q = customerWithPartsQuery(base, sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('id')}`, { balances: opts.balances, limits }).prepare(shape);
+    q = customerWithPartsQuery(base, sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('ids')}::uuid[]`, { balances: opts.balances, limits }).prepare(shape);
     byShape.set(shape, q);
   }
   return q;
 }
 
-/** One customer of the partner and all its parts in one statement (a customer read); undefined when there is none. */
-export async function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<{ row: CustomerRow; parts: CustomerParts } | undefined> {
+type Found = { row: CustomerRow; parts: CustomerParts };
+const reads = new WeakMap<Db, Coalescer<Found>>();
+
+/**
+ * One customer of the partner and all its parts in one statement (a customer read); undefined when there is none.
+ * Outside a transaction, reads of the same partner and shape that arrive while one of their statements is out share the
+ * next statement (`Coalescer`): each still sees every write committed before it was asked.
+ */
+export async function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<Found | undefined> {
+  if (!isUuid(id)) return undefined;
   const base = baseOutsideTransaction(db);
   const limits = opts.limits as { dayStart: Date; monthStart: Date } | undefined;
-  const [found] = base
-    ? await preparedRead(base, opts).execute({ partnerId, id, dayStart: limits?.dayStart.toISOString(), monthStart: limits?.monthStart.toISOString() })
-    : await customerWithPartsQuery(db, partnerId, id, opts);
-  if (!found) return undefined;
-  const { parts: p, ...row } = found;
-  return { row, parts: json(p) };
+  if (!base) {
+    const [found] = await customerWithPartsQuery(db, partnerId, sql`${`{${id}}`}::uuid[]`, opts);
+    return found && split(found);
+  }
+  let coalescer = reads.get(base);
+  if (!coalescer) reads.set(base, (coalescer = new Coalescer()));
+  const dayStart = limits?.dayStart.toISOString();
+  const monthStart = limits?.monthStart.toISOString();
+  const group = `${partnerId}|${opts.balances ? 'b' : ''}|${dayStart ?? ''}|${monthStart ?? ''}`;
+  return coalescer.get(group, id.toLowerCase(), async (ids) => {
+    const rows = await preparedRead(base, opts).execute({ partnerId, ids: `{${ids.join(',')}}`, dayStart, monthStart });
+    return new Map(rows.map((r) => [r.id, split(r)]));
+  });
+}
+
+function split(found: CustomerRow & { parts: unknown }): Found {
+  const { parts, ...row } = found;
+  return { row, parts: json(parts) };
 }
