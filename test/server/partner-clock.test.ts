@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { PartnerClock } from '../../server/clock';
 import { openStore } from '../../server/store/db';
 import { client, newPartner, openTestStore, type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
@@ -105,5 +106,22 @@ describe("a partner's offset is cached a second in process", () => {
     const moved = await a.api.post('/v2/sandbox/clock/advance', { seconds: 3600 });
     assert.equal(moved.status, 200, moved.text);
     assert.ok((await quoteTime()) > 7_200_000);
+  });
+});
+
+describe('PartnerClock scopes', () => {
+  const near = (a: Date, ms: number) => Math.abs(a.getTime() - (Date.now() + ms)) < 1000;
+  test('a scope reads its offset; one nested in it reads its own, an offset of 0 included; outside, wall time', async () => {
+    const clock = new PartnerClock();
+    assert.ok(near(clock.now(), 0));
+    await clock.within(0, async () => assert.ok(near(clock.now(), 0)));
+    await clock.within(3_600_000, async () => {
+      assert.ok(near(clock.now(), 3_600_000));
+      await clock.within(0, async () => assert.ok(near(clock.now(), 0), 'a partner without an offset inside another’s scope reads wall time'));
+      await clock.within(3_600_000, async () => assert.ok(near(clock.now(), 3_600_000)));
+      await new Promise((r) => setTimeout(r, 1));
+      assert.ok(near(clock.now(), 3_600_000), 'the scope lasts across awaits');
+    });
+    assert.ok(near(clock.now(), 0));
   });
 });
