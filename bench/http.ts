@@ -70,6 +70,8 @@ interface BenchServer {
   partnerId: string;
   base: string;
   customerId: string;
+  /** A customer per client, for the read spread over many customers. */
+  readerIds: string[];
   ask: <T = void>(m: Record<string, unknown>) => Promise<T>;
   execute: (text: string) => Promise<void>;
 }
@@ -100,7 +102,19 @@ async function startServer(workers: number): Promise<BenchServer> {
     body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Ana Souza', taxId: '529.982.247-25', birthDate: '1990-05-17' }),
   });
   const { id } = (await created.json()) as { id: string };
-  return { kind: ready.kind, workers, partnerId: ready.partnerId, base, customerId: id, ask, execute: (text) => ask({ sql: text }) };
+  // Customers for the reads spread over a customer per client.
+  const readers: string[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const res = await fetch(`${base}/v2/customers`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', name: `Bench Reader ${i}`, country: 'PRT', taxId: `PT${String(200_000_000 + i)}`, birthDate: '1990-05-17' }),
+    });
+    const reader = (await res.json()) as { id?: string };
+    if (!reader.id) throw new Error(`creating reader ${i}: ${res.status} ${JSON.stringify(reader)}`);
+    readers.push(reader.id);
+  }
+  return { kind: ready.kind, workers, partnerId: ready.partnerId, base, customerId: id, readerIds: readers, ask, execute: (text) => ask({ sql: text }) };
 }
 
 const auth = { authorization: `Bearer ${apiKey}` };
@@ -112,6 +126,11 @@ async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number 
   const cases: { name: string; load: Load }[] = [
     { name: 'GET /healthz', load: { url: `${base}/healthz` } },
     { name: `customer read with balances and limits (${kind})`, load: { url: `${base}/v2/customers/${id}?includeBalances=true&includeTransactionLimits=true`, headers: auth } },
+    {
+      // The same read, each client reading a customer of its own (the one above has all clients read one customer).
+      name: `customer read, a customer per client (${kind})`,
+      load: { url: `${base}/v2/customers/${id}?includeBalances=true&includeTransactionLimits=true`, headers: auth, perConnection: s.readerIds.map((r) => ({ path: `/v2/customers/${r}?includeBalances=true&includeTransactionLimits=true` })) },
+    },
     {
       name: `floating quote (${kind})`,
       load: { url: `${base}/v2/exchange-rates`, method: 'POST', headers: auth, body: { customerId: id, type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '1000.00' } },

@@ -37,7 +37,14 @@ export async function load({ url, method = 'GET', headers = {}, body, then, perC
       },
     ];
   } else {
-    opts.requests = [{ method, path: u.pathname + u.search, headers: hdrs, body: payload }];
+    // `perConnection` without `then`: each connection sends its own `path` (a customer per client, say) and body fields.
+    const setupRequest = perConnection
+      ? (req, context) => {
+          const { path, ...fields } = connectionValues(context);
+          return { ...req, ...(path ? { path } : {}), ...(payload && Object.keys(fields).length ? { body: JSON.stringify({ ...body, ...fields }) } : {}) };
+        }
+      : undefined;
+    opts.requests = [{ method, path: u.pathname + u.search, headers: hdrs, body: payload, ...(setupRequest ? { setupRequest } : {}) }];
   }
   await run({ ...opts, duration: warmupMs / 1000 });
   const r = await run({ ...opts, duration: durationMs / 1000 });
