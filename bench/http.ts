@@ -3,7 +3,7 @@
 // (bench/load.mjs) in this process; the floor (bench/bare.mjs) and the server under test (bench/server.ts, bundled) each
 // run in a child process of their own, and the server's RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
 // BENCH_DURATION_MS, BENCH_CONNECTIONS and BENCH_LIST_ROWS tune the run.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 // @ts-expect-error: plain JavaScript without types
@@ -61,6 +61,11 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 // The server under test: bench/server.ts bundled as npm start bundles the server (plain JavaScript, no tsx in it), in a child process.
 const root = new URL('..', import.meta.url).pathname;
 execFileSync(process.execPath, [`${root}scripts/build-server.mjs`, 'bench/server.ts', 'dist/bench/server.js'], { stdio: 'inherit' });
+/**
+ * The flags `npm start` gives node (package.json), so that the server under test runs as it does there (a 8 MB young
+ * generation among them); not this process's own, whose tsx loader would run in the server too, with its memory.
+ */
+const START_FLAGS = /\bnode ((?:--[\w-]+(?:=\S+)? )*)dist\/server\/main\.js/.exec((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!.trim().split(' ').filter(Boolean);
 /** On PostgreSQL the hot paths and lock + on-ramp run a second time with this many server processes (RAMP_WORKERS). */
 const WORKERS = databaseUrl ? Number(process.env.BENCH_WORKERS ?? availableParallelism()) : 1;
 
@@ -77,7 +82,7 @@ interface BenchServer {
 }
 
 async function startServer(workers: number): Promise<BenchServer> {
-  const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl, BENCH_WORKERS: String(workers) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { execArgv: START_FLAGS, env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl, BENCH_WORKERS: String(workers) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<{ port: number; partnerId: string; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; partnerId: string; kind: 'pglite' | 'postgres' }));
     child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
