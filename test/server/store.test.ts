@@ -36,6 +36,30 @@ describe('store', () => {
     }
   });
 
+  test('PGlite: a named statement is PREPAREd once in its session and EXECUTEd with its values as literals, each arriving intact', { skip: !!process.env.DATABASE_URL && 'PGlite only' }, async () => {
+    const { store, drop } = await openTestStore();
+    try {
+      const echo = store.db
+        .select({ text: sql<string>`${sql.placeholder('text')}::text`, n: sql<number>`${sql.placeholder('n')}::int`, at: sql<string>`${sql.placeholder('at')}::timestamptz::text`, none: sql<string | null>`${sql.placeholder('none')}::text` })
+        .from(sql`generate_series(1, 1)`)
+        .prepare('echo');
+      const hostile = [`O'Brien`, `it''s`, `back\\slash \\' and quote`, `'); DROP TABLE customers; --`, 'ação 🌍', '$1 $$ E\'x\'', ''];
+      // Concurrent first uses: one PREPARE (a second would fail: "prepared statement already exists").
+      const answers = await Promise.all(hostile.map((text, n) => echo.execute({ text, n, at: '2026-11-26T10:00:00.000Z', none: null })));
+      answers.forEach(([row], i) => {
+        assert.equal(row!.text, hostile[i]);
+        assert.equal(Number(row!.n), i);
+        assert.equal(row!.none, null);
+        assert.match(row!.at, /^2026-11-26 10:00:00\+00/);
+      });
+      const { rows } = (await store.db.execute(sql`select name, statement from pg_prepared_statements`)) as unknown as { rows: { name: string; statement: string }[] };
+      assert.equal(rows.filter((r) => r.statement.includes('generate_series(1, 1)')).length, 1, 'prepared once');
+      assert.ok((await store.db.execute(sql`select count(*) from customers`)) !== undefined, 'the customers table is still there');
+    } finally {
+      await drop();
+    }
+  });
+
   test('work a transaction leaves running (a timer, a listener) queries outside it once it has ended', async () => {
     const { store, drop } = await openTestStore();
     try {
