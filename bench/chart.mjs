@@ -18,8 +18,11 @@ const ratioBar = (label, r, target) => r && bars.push({ label, value: r.ratio, t
 ratioBar('floating quote, PostgreSQL, 1 process', row(pg, 'floating quote'), 0.25);
 ratioBar(`floating quote, PostgreSQL, ${pg?.rows.find((r) => r.workers > 1)?.workers ?? 'n'} processes`, pg?.rows.find((r) => r.name.startsWith('floating quote') && r.workers > 1), 0.25);
 ratioBar('floating quote, PGlite', row(pglite, 'floating quote'), 0.1);
-ratioBar('customer read, PostgreSQL, 1 process', row(pg, 'customer read'), 0.2);
-ratioBar(`customer read, PostgreSQL, ${pg?.rows.find((r) => r.workers > 1)?.workers ?? 'n'} processes`, pg?.rows.find((r) => r.name.startsWith('customer read') && r.workers > 1), 0.2);
+const many = pg?.rows.find((r) => r.workers > 1)?.workers ?? 'n';
+ratioBar('customer read, one customer, PostgreSQL, 1 process', row(pg, 'customer read with'), 0.2);
+ratioBar(`customer read, one customer, PostgreSQL, ${many} processes`, row(pg, 'customer read with', many), 0.2);
+ratioBar('customer read, customer per client, PostgreSQL, 1 proc.', row(pg, 'customer read, a customer per client'), 0.2);
+ratioBar(`customer read, customer per client, PostgreSQL, ${many} proc.`, row(pg, 'customer read, a customer per client', many), 0.2);
 for (const p of pg?.lockOnRamp?.runs ?? []) {
   if (p.ratio === undefined) continue;
   const who = p.customers === 1 ? 'one customer' : 'a customer per client';
