@@ -108,21 +108,27 @@ async function startServer(workers: number): Promise<BenchServer> {
   });
   const { id } = (await created.json()) as { id: string };
   // Customers for the reads spread over a customer per client.
-  const readers: string[] = [];
-  for (let i = 0; i < CONNECTIONS; i++) {
-    const res = await fetch(`${base}/v2/customers`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'INDIVIDUAL', name: `Bench Reader ${i}`, country: 'PRT', taxId: `PT${String(200_000_000 + i)}`, birthDate: '1990-05-17' }),
-    });
-    const reader = (await res.json()) as { id?: string };
-    if (!reader.id) throw new Error(`creating reader ${i}: ${res.status} ${JSON.stringify(reader)}`);
-    readers.push(reader.id);
-  }
+  const readers = await createCustomers(base, 'Bench Reader', 0, CONNECTIONS, 200_000_000);
   return { kind: ready.kind, workers, partnerId: ready.partnerId, base, customerId: id, readerIds: readers, ask, execute: (text) => ask({ sql: text }) };
 }
 
 const auth = { authorization: `Bearer ${apiKey}` };
+
+/** Customers `from`…`to − 1` of the bench's partner (INDIVIDUAL, Portuguese, tax ids counted from `taxIdBase`): their ids. */
+async function createCustomers(base: string, name: string, from: number, to: number, taxIdBase: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = from; i < to; i++) {
+    const res = await fetch(`${base}/v2/customers`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', name: `${name} ${i}`, country: 'PRT', taxId: `PT${String(taxIdBase + i)}`, birthDate: '1990-05-17' }),
+    });
+    const created = (await res.json()) as { id?: string };
+    if (!created.id) throw new Error(`creating ${name} ${i}: ${res.status} ${JSON.stringify(created)}`);
+    ids.push(created.id);
+  }
+  return ids;
+}
 type Row = { name: string; workers: number; rps: number; p99: number; bareRps: number; ratio: number };
 
 /** The hot paths, each interleaved with the floor answering the same bytes; and the server's peak RSS meanwhile. */
@@ -169,17 +175,7 @@ async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number 
  */
 async function lockAndOnRamp(s: BenchServer, customers: number): Promise<{ customers: number; rps: number; p99: number; peakRss: number }> {
   const { base, partnerId } = s;
-  const ids = [s.customerId];
-  for (let i = 1; i < customers; i++) {
-    const res = await fetch(`${base}/v2/customers`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'INDIVIDUAL', name: `Bench Customer ${i}`, country: 'PRT', taxId: `PT${String(100_000_000 + i)}`, birthDate: '1990-05-17' }),
-    });
-    const created = (await res.json()) as { id?: string };
-    if (!created.id) throw new Error(`creating customer ${i}: ${res.status} ${JSON.stringify(created)}`);
-    ids.push(created.id);
-  }
+  const ids = [s.customerId, ...(await createCustomers(base, 'Bench Customer', 1, customers, 100_000_000))];
   const list = ids.map((id) => `'${id}'`).join(',');
   await s.execute(`UPDATE customers SET verification_status = 'APPROVED' WHERE id IN (${list})`);
   await s.execute(`INSERT INTO limit_overrides (partner_id, customer_id, single, daily, monthly) SELECT '${partnerId}', id, 1000000000, 1000000000000, 1000000000000 FROM customers WHERE id IN (${list}) ON CONFLICT DO NOTHING`);
