@@ -54,8 +54,8 @@ describe('statements per request on the hot paths', () => {
       assert.equal(onRamp.status, 201, onRamp.text);
     });
     // Lock: the stored quote (1). On-ramp: BEGIN, customer locked once, quote redeemed, limit override and usage (one
-    // statement), transaction with its reservation, event with its deadlines, COMMIT (7).
-    assert.equal(n, 8);
+    // statement), transaction with its reservation, event and deadlines (one statement), COMMIT (6).
+    assert.equal(n, 7);
   });
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { hasError, isStaticPix, parsePix } from 'pix-utils';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { balanceDrift, ledgerSums } from '../../server/store/queries/ledger';
 import { events } from '../../server/store/schema/index';
 import { client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
@@ -169,6 +169,23 @@ describe('bank accounts', () => {
 });
 
 describe('on-ramp', () => {
+  test('its first event (onramp.awaiting_funds) shows the transaction as created, and it has its payment deadlines', async () => {
+    // The event is written from the row as inserted, in the insert's own statement: it must be that row.
+    const { api, id } = await approved();
+    const q = await lockBuy(api, id);
+    const res = await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: q.id, purpose: 'INVESTMENT', rail: 'PIX' });
+    assert.equal(res.status, 201, res.text);
+    const listed = await api.get(`/v2/events?customerId=${id}&eventType=onramp.`);
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.data.length, 1);
+    assert.equal(listed.body.data[0].eventType, 'onramp.awaiting_funds');
+    assert.deepEqual(listed.body.data[0].data, res.body);
+    assert.deepEqual((await api.get(`/v2/transactions/${res.body.id}`)).body, res.body);
+    const deadlines = await server.deps.store.db.execute(sql`select count(*)::int as n from jobs where payload::text like ${`%${res.body.id}%`}`);
+    const rows = (deadlines as unknown as { rows?: { n: number }[] }).rows ?? (deadlines as unknown as { n: number }[]);
+    assert.ok(rows[0]!.n >= 1, 'its deadlines are scheduled');
+  });
+
   test('a locked quote becomes AWAITING_FUNDS with a BR Code a bank app reads, then SUCCESS credits the wallet', async () => {
     const { api, id, partnerId } = await approved();
     const q = await lockBuy(api, id);

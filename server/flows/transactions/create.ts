@@ -9,13 +9,13 @@ import { isUuid, newId } from '../../ids';
 import type { Db } from '../../store/db';
 import { getBankAccount } from '../../store/queries/bank-accounts';
 import { type CustomerRow, lockCustomer } from '../../store/queries/customers';
-import { insertTransaction, type TransactionRow } from '../../store/queries/transactions';
+import { asInserted, insertTransaction, type TransactionRow } from '../../store/queries/transactions';
 import { jobsInsert, wakeWorkers } from '../../store/queries/jobs';
 import { walletOwner, walletsOf } from '../../store/queries/wallets';
 import { checkLimit, reserveLimit, toUsd } from '../limits';
 import type { TxDeps } from './deps';
 import { holdFunds } from './ledger';
-import { record } from './lifecycle';
+import { record, recordRider } from './lifecycle';
 import { readMarket, resolveQuote } from './quote';
 import { onRampDeadlines, PAYMENT_WINDOW_SECONDS, scheduleStep } from './rails';
 
@@ -50,7 +50,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
     const reference = id.replaceAll('-', '').slice(0, 25);
     const payment = deps.settlement.payIn({ rail: quote.rail, currency: quote.sourceCurrency, amount: quote.sourceAmount, reference, expiresAt });
-    const row = await insertTransaction(tx, {
+    const values = {
       id,
       partnerId,
       customerId: customer.id,
@@ -75,8 +75,12 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
       amountUsd,
       createdAt: now,
       updatedAt: now,
-    }, [reservation]);
-    await record(tx, deps, row, now, [jobsInsert(tx, onRampDeadlines(deps, row, expiresAt))]);
+    } satisfies Parameters<typeof insertTransaction>[1];
+    // One statement for the row, its reservation, its event and its payment deadlines (the event and the deadlines are
+    // made from the row as the insert stores it): the fewer round trips under the customer's lock, the sooner the next
+    // transaction of that customer gets it.
+    const created = asInserted(values);
+    const row = await insertTransaction(tx, values, [reservation, recordRider(tx, created, now), jobsInsert(tx, onRampDeadlines(deps, created, expiresAt))]);
     wakeWorkers();
     return row;
   });

@@ -5,7 +5,7 @@ import type { AccountRail } from '../../domain/bank-accounts';
 import { AppError } from '../../domain/errors';
 import { failureStatus, eventType, isFinal, settlementEstimate, type TxStatus } from '../../domain/transactions';
 import type { Db } from '../../store/db';
-import { insertEvent } from '../../store/queries/events';
+import { eventInsert, insertEvent, type NewEvent } from '../../store/queries/events';
 import { postMovement } from '../../store/queries/ledger';
 import { releaseReservation } from '../../store/queries/limits';
 import { lockTransaction, type TransactionRow, updateTransaction } from '../../store/queries/transactions';
@@ -15,9 +15,16 @@ import { presentTransaction } from '../../presenters';
 import { chainReceipt, scheduleStep } from './rails';
 
 /** The event of a transaction's current status, written in the DB transaction of the change. */
+const eventOf = (row: TransactionRow): NewEvent => ({ partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) });
+
 /** Writes the event of `row`'s status; `riders`: other inserts of the change sent with it (its jobs). */
 export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Date, riders: SQL[] = []) {
-  await insertEvent(tx, { partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) }, now, riders);
+  await insertEvent(tx, eventOf(row), now, riders);
+}
+
+/** `record` as a statement to send along the row's own insert (insertTransaction's riders), for a row not yet stored. */
+export function recordRider(tx: Db, row: TransactionRow, now: Date): SQL {
+  return eventInsert(tx, eventOf(row), now);
 }
 
 /** Moves a locked transaction to `to`, with the ledger entries, receipt, estimate and event that status carries, and schedules what comes next. */

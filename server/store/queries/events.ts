@@ -11,10 +11,17 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
+const eventValues = (e: NewEvent, at: Date) => ({ id: newId(), partnerId: e.partnerId, customerId: e.customerId ?? null, eventType: e.eventType, data: e.data, createdAt: at });
+
 /** Inserts the event; `riders` are other inserts of the same change (its jobs) sent in the same statement (see insertTransaction). */
 export async function insertEvent(tx: Db, e: NewEvent, at: Date, riders: SQL[] = []): Promise<string> {
-  const id = newId();
+  const values = eventValues(e, at);
   const base = riders.length ? tx.with(...riders.map((q, i) => tx.$with(`rider${i}`, {}).as(q))) : tx;
-  await base.insert(events).values({ id, partnerId: e.partnerId, customerId: e.customerId ?? null, eventType: e.eventType, data: e.data, createdAt: at });
-  return id;
+  await base.insert(events).values(values);
+  return values.id;
+}
+
+/** The event's insert as a statement to send along another (a rider of insertTransaction). */
+export function eventInsert(tx: Db, e: NewEvent, at: Date): SQL {
+  return tx.insert(events).values(eventValues(e, at)).getSQL();
 }

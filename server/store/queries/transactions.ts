@@ -17,6 +17,11 @@ export async function insertTransaction(tx: Db, row: typeof transactions.$inferI
   return inserted!;
 }
 
+/** The row that inserting `values` stores: the columns left out are null (none has another default, bar the timestamps, which every insert gives). */
+export function asInserted(values: typeof transactions.$inferInsert & Pick<TransactionRow, 'createdAt' | 'updatedAt'>): TransactionRow {
+  return { quote: null, payment: null, receipt: null, error: null, bankAccountId: null, exchangeRateId: null, estimatedSettlementAt: null, ...values };
+}
+
 export async function getTransaction(db: Db, partnerId: string, id: string): Promise<TransactionRow | undefined> {
   const [row] = await db
     .select()
