@@ -62,13 +62,50 @@ function partsJson(partnerId: string | SQL, ids: SQL, accounts: SQL, opts: Parts
 // node-postgres parses json columns; PGlite too. A string (some drivers) is parsed here.
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
-/** Numbers travel as text (never JSON numbers), so no amount loses a digit. */
+/**
+ * The parts of a page of customers (a list) in one statement; numbers travel as text (never JSON numbers), so no amount
+ * loses a digit. Outside a transaction it is a named statement per shape, as the single read is (planned once).
+ */
 export async function loadCustomerParts(db: Db, partnerId: string, customerIds: string[], opts: PartsOptions): Promise<CustomerParts> {
-  const ids = sql`${`{${customerIds.join(',')}}`}::uuid[]`;
-  const accounts = sql`${`{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`}::text[]`;
-  const result = await db.execute(sql`SELECT ${partsJson(partnerId, ids, accounts, opts)} AS parts`);
+  const ids = `{${customerIds.join(',')}}`;
+  const accounts = `{${customerIds.map((id) => `"customer:${id}"`).join(',')}}`;
+  const base = baseOutsideTransaction(db);
+  if (base) {
+    const limits = opts.limits as { dayStart: Date; monthStart: Date } | undefined;
+    const [row] = await preparedParts(base, opts).execute({ partnerId, ids, accounts, dayStart: limits?.dayStart.toISOString(), monthStart: limits?.monthStart.toISOString() });
+    return json(row!.parts);
+  }
+  const result = await db.execute(sql`SELECT ${partsJson(partnerId, sql`${ids}::uuid[]`, sql`${accounts}::text[]`, opts)} AS parts`);
   const rows = (result as unknown as { rows?: Record<string, unknown>[] }).rows ?? (result as unknown as Record<string, unknown>[]);
   return json(rows[0]!.parts);
+}
+
+function partsQuery(db: Db, opts: PartsOptions) {
+  const parts = partsJson(sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('ids')}::uuid[]`, sql`${sql.placeholder('accounts')}::text[]`, withPlaceholders(opts));
+  return db.select({ parts: sql<unknown>`${parts}`.as('parts') }).from(sql`(SELECT 1) AS one`);
+}
+
+/** The options with the limit windows as placeholders (`dayStart`, `monthStart`), for a named statement. */
+const withPlaceholders = (opts: PartsOptions): PartsOptions => ({
+  balances: opts.balances,
+  limits: opts.limits ? { dayStart: sql`${sql.placeholder('dayStart')}`, monthStart: sql`${sql.placeholder('monthStart')}` } : undefined,
+});
+
+const shapeOf = (opts: PartsOptions) => `${opts.balances ? 'b' : ''}${opts.limits ? 'l' : ''}`;
+
+/** Named statements per database, made once: a prepared statement is bound to the database it was made on. */
+const preparedOn = new WeakMap<Db, Map<string, unknown>>();
+function preparedOnce<T>(base: Db, name: string, make: () => T): T {
+  let byName = preparedOn.get(base);
+  if (!byName) preparedOn.set(base, (byName = new Map()));
+  let q = byName.get(name) as T | undefined;
+  if (!q) byName.set(name, (q = make()));
+  return q;
+}
+
+function preparedParts(base: Db, opts: PartsOptions) {
+  const name = `customer_parts_${shapeOf(opts)}`;
+  return preparedOnce(base, name, () => partsQuery(base, opts).prepare(name));
 }
 
 function customerWithPartsQuery(db: Db, partnerId: string | SQL, ids: SQL, opts: PartsOptions) {
@@ -84,18 +121,9 @@ function customerWithPartsQuery(db: Db, partnerId: string | SQL, ids: SQL, opts:
  * PostgreSQL parses and plans its six subqueries once per connection instead of on every read. The ids are a uuid[]
  * (`{…}` text), so one statement answers a batch of reads.
  */
-const prepared = new WeakMap<Db, Map<string, ReturnType<ReturnType<typeof customerWithPartsQuery>['prepare']>>>();
 function preparedRead(base: Db, opts: PartsOptions) {
-  const shape = `customer_read_${opts.balances ? 'b' : ''}${opts.limits ? 'l' : ''}`;
-  let byShape = prepared.get(base);
-  if (!byShape) prepared.set(base, (byShape = new Map()));
-  let q = byShape.get(shape);
-  if (!q) {
-    const limits = opts.limits ? { dayStart: sql`${sql.placeholder('dayStart')}`, monthStart: sql`${sql.placeholder('monthStart')}` } : undefined;
-    q = customerWithPartsQuery(base, sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('ids')}::uuid[]`, { balances: opts.balances, limits }).prepare(shape);
-    byShape.set(shape, q);
-  }
-  return q;
+  const name = `customer_read_${shapeOf(opts)}`;
+  return preparedOnce(base, name, () => customerWithPartsQuery(base, sql`${sql.placeholder('partnerId')}`, sql`${sql.placeholder('ids')}::uuid[]`, withPlaceholders(opts)).prepare(name));
 }
 
 type Found = { row: CustomerRow; parts: CustomerParts };
