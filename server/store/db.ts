@@ -286,6 +286,11 @@ function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeo
 class StatementNames {
   private readonly names = new Map<string, string | undefined>();
   constructor(private readonly max = 300) {}
+  /** The name a statement runs under: none at all when names are off (behind a pooler), even one the caller gave. */
+  nameOf(text: string, given: string | undefined): string | undefined {
+    if (this.max === 0) return undefined;
+    return given ?? this.nameFor(text);
+  }
   nameFor(text: string): string | undefined {
     let name = this.names.get(text);
     if (name !== undefined || this.names.has(text)) return name;
@@ -299,7 +304,7 @@ class StatementNames {
 function namedStatements(session: NodePgSession<any, any>, names: StatementNames): void {
   const prepareQuery = session.prepareQuery.bind(session);
   session.prepareQuery = ((query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) =>
-    (prepareQuery as (...a: unknown[]) => never)(query, fields, name ?? names.nameFor(query.sql), ...rest)) as typeof session.prepareQuery;
+    (prepareQuery as (...a: unknown[]) => never)(query, fields, names.nameOf(query.sql, name), ...rest)) as typeof session.prepareQuery;
 }
 
 type PgliteSessionLike = { prepareQuery: (query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) => { client: unknown } };

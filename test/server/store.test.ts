@@ -30,6 +30,11 @@ describe('store', () => {
         for (let i = 0; i < 3; i++) await store.db.execute(sql`select count(*) from partners where id = ${'00000000-0000-0000-0000-000000000000'}`);
         const { rows } = (await store.db.execute(sql`select statement from pg_prepared_statements where statement like 'select count(*) from partners%'`)) as unknown as { rows: unknown[] };
         assert.equal(rows.length, preparedStatements ? 1 : 0, `preparedStatements ${preparedStatements}`);
+        // A statement its caller names (the customer read) is not prepared either when names are off: a pooler would lose it.
+        const named = store.db.select({ n: sql<number>`count(*)` }).from(sql`partners`).prepare('named_by_caller');
+        for (let i = 0; i < 2; i++) await named.execute();
+        const { rows: byCaller } = (await store.db.execute(sql`select name from pg_prepared_statements where name = 'named_by_caller'`)) as unknown as { rows: unknown[] };
+        assert.equal(byCaller.length, preparedStatements ? 1 : 0, `named by its caller, preparedStatements ${preparedStatements}`);
       } finally {
         await drop();
       }
