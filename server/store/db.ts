@@ -320,9 +320,8 @@ type PgliteQuery = (text: string, params?: unknown[], options?: unknown) => Prom
  */
 function preparedInSession(session: PgliteSessionLike, client: PGlite): void {
   const query: PgliteQuery = (...a) => (client.query as PgliteQuery)(...a);
-  /** Statement name (from its text) → its PREPARE, once: concurrent first uses wait for the same one. */
-  const prepared = new Map<string, Promise<unknown>>();
-  const names = new Map<string, string>();
+  /** Statement text → its PREPARE (resolving to the statement's name), once: concurrent first uses wait for the same one. */
+  const prepared = new Map<string, Promise<string>>();
   const literal = (v: unknown): string | undefined => {
     if (v === null || v === undefined) return 'NULL';
     if (v instanceof Uint8Array) return undefined;
@@ -337,14 +336,13 @@ function preparedInSession(session: PgliteSessionLike, client: PGlite): void {
       query: async (text: string, params: unknown[] = [], options?: unknown) => {
         const values = params.map(literal);
         if (values.some((v) => v === undefined)) return query(text, params, options);
-        let statement = names.get(text);
-        if (!statement) names.set(text, (statement = `ramp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
-        let ready = prepared.get(statement);
+        let ready = prepared.get(text);
         if (!ready) {
-          prepared.set(statement, (ready = query(`PREPARE ${statement} AS ${text}`)));
-          ready.catch(() => prepared.delete(statement));
+          const name = `ramp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+          prepared.set(text, (ready = query(`PREPARE ${name} AS ${text}`).then(() => name)));
+          ready.catch(() => prepared.delete(text));
         }
-        await ready;
+        const statement = await ready;
         return query(`EXECUTE ${statement}${values.length ? `(${values.join(', ')})` : ''}`, [], options);
       },
     };

@@ -17,9 +17,9 @@ import { chainReceipt, scheduleStep } from './rails';
 /** The event of a transaction's current status, written in the DB transaction of the change. */
 const eventOf = (row: TransactionRow): NewEvent => ({ partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) });
 
-/** Writes the event of `row`'s status; `riders`: other inserts of the change sent with it (its jobs). */
-export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Date, riders: SQL[] = []) {
-  await insertEvent(tx, eventOf(row), now, riders);
+/** Writes the event of `row`'s status. */
+export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Date) {
+  await insertEvent(tx, eventOf(row), now);
 }
 
 /** `record` as a statement to send along the row's own insert (insertTransaction's riders), for a row not yet stored. */

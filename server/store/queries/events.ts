@@ -13,11 +13,10 @@ export interface NewEvent {
 
 const eventValues = (e: NewEvent, at: Date) => ({ id: newId(), partnerId: e.partnerId, customerId: e.customerId ?? null, eventType: e.eventType, data: e.data, createdAt: at });
 
-/** Inserts the event; `riders` are other inserts of the same change (its jobs) sent in the same statement (see insertTransaction). */
-export async function insertEvent(tx: Db, e: NewEvent, at: Date, riders: SQL[] = []): Promise<string> {
+/** Inserts the event. */
+export async function insertEvent(tx: Db, e: NewEvent, at: Date): Promise<string> {
   const values = eventValues(e, at);
-  const base = riders.length ? tx.with(...riders.map((q, i) => tx.$with(`rider${i}`, {}).as(q))) : tx;
-  await base.insert(events).values(values);
+  await tx.insert(events).values(values);
   return values.id;
 }
 
