@@ -1,5 +1,4 @@
 // Transaction limits as the service applies them: the customer's limits and usage, and the atomic check-and-reserve the transaction endpoints call.
-import type { SQL } from 'drizzle-orm';
 import { Decimal } from 'decimal.js';
 import { AppError } from '../domain/errors';
 import { breachedLimit, defaultLimits, type LimitSet, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
@@ -7,6 +6,7 @@ import { CURRENCIES, type Currency } from '../domain/money';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
+import type { Rider } from '../store/reusable';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
 import { getOverride, overrideAndUsage, reservationInsert } from '../store/queries/limits';
 
@@ -50,7 +50,8 @@ export async function reserveLimit(
   amountUsd: string,
   reference: string,
 ): Promise<void> {
-  await tx.execute(await checkLimit(tx, deps, c, amountUsd, reference));
+  const reservation = await checkLimit(tx, deps, c, amountUsd, reference);
+  await tx.insert(reservation.table).values(reservation.rows as never);
 }
 
 /**
@@ -64,7 +65,7 @@ export async function checkLimit(
   c: { partnerId: string; customerId: string; locked?: CustomerRow },
   amountUsd: string,
   reference: string,
-): Promise<SQL> {
+): Promise<Rider> {
   const row = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : await lockCustomer(tx, c.partnerId, c.customerId);
   if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
   const now = deps.clock.now();
@@ -78,5 +79,5 @@ export async function checkLimit(
       { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
     );
   }
-  return reservationInsert(tx, { partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
+  return reservationInsert({ partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
 }

@@ -1,4 +1,5 @@
 // Creating transactions: quote redeemed, limits reserved, funds held, row, event and next step written, all in one DB transaction.
+import type { Quote } from '../../../src/contract/exchange-rates';
 import type { OffRampRequest, OnRampRequest, TransferRequest } from '../../../src/contract/transactions';
 import { type AccountRail, paymentEcho } from '../../domain/bank-accounts';
 import { AppError, invalid, unknownReference } from '../../domain/errors';
@@ -28,14 +29,34 @@ async function approvedCustomer(tx: Db, partnerId: string, customerId: string, p
   return c;
 }
 
+/**
+ * A transaction's quote, then its customer locked and checked: a LOCKED quote is redeemed (a lock on the quote's row)
+ * before the customer's row is locked, so the customer's lock, which every transaction of that customer waits for, is
+ * held for a round trip less. Every path that redeems a quote takes the two in this order (no deadlock between them).
+ * A refused quote is answered after the customer's checks, whose refusals come first.
+ */
+async function quoteThenCustomer(resolve: () => Promise<Quote>, lock: () => Promise<CustomerRow>): Promise<{ quote: Quote; customer: CustomerRow }> {
+  let refused: AppError | undefined;
+  const quote = await resolve().catch((err: unknown) => {
+    if (!(err instanceof AppError)) throw err;
+    refused = err;
+    return undefined;
+  });
+  const customer = await lock();
+  if (!quote) throw refused!;
+  return { quote, customer };
+}
+
 export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
   if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
   const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
   return db.transaction(async (tx) => {
     const id = newId();
-    const customer = await approvedCustomer(tx, partnerId, body.customerId, 'customerId');
-    const quote = await resolveQuote(tx, deps, partnerId, customer.id, id, { ...body, rail }, 'sourceAmount', market);
+    const { quote, customer } = await quoteThenCustomer(
+      () => resolveQuote(tx, deps, partnerId, body.customerId, id, { ...body, rail }, 'sourceAmount', market),
+      () => approvedCustomer(tx, partnerId, body.customerId, 'customerId'),
+    );
     if (!isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
     }
@@ -80,7 +101,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     // made from the row as the insert stores it): the fewer round trips under the customer's lock, the sooner the next
     // transaction of that customer gets it.
     const created = asInserted(values);
-    const row = await insertTransaction(tx, values, [reservation, recordRider(tx, created, now), jobsInsert(tx, onRampDeadlines(deps, created, expiresAt))]);
+    const row = await insertTransaction(tx, values, [reservation, recordRider(created, now), jobsInsert(onRampDeadlines(deps, created, expiresAt))]);
     wakeWorkers();
     return row;
   });
@@ -99,16 +120,19 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     if (account.holderStatus !== 'APPROVED') {
       throw new AppError('INVALID_STATE', `The bank account holder must be APPROVED; it is ${account.holderStatus}.`, { extra: { holderStatus: account.holderStatus } });
     }
-    const customer = await approvedCustomer(tx, partnerId, account.customerId, 'bankAccountId');
-    const quote = await resolveQuote(
-      tx,
-      deps,
-      partnerId,
-      customer.id,
-      id,
-      { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
-      'amount',
-      market,
+    const { quote, customer } = await quoteThenCustomer(
+      () =>
+        resolveQuote(
+          tx,
+          deps,
+          partnerId,
+          account.customerId,
+          id,
+          { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
+          'amount',
+          market,
+        ),
+      () => approvedCustomer(tx, partnerId, account.customerId, 'bankAccountId'),
     );
     if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);

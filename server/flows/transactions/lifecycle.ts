@@ -1,10 +1,10 @@
 // The life cycle after creation: each status change in its own DB transaction, with its ledger entries, receipt, estimate
 // and event; the payer's payment and forced failures.
-import type { SQL } from 'drizzle-orm';
 import type { AccountRail } from '../../domain/bank-accounts';
 import { AppError } from '../../domain/errors';
 import { failureStatus, eventType, isFinal, settlementEstimate, type TxStatus } from '../../domain/transactions';
 import type { Db } from '../../store/db';
+import type { Rider } from '../../store/reusable';
 import { eventInsert, insertEvent, type NewEvent } from '../../store/queries/events';
 import { postMovement } from '../../store/queries/ledger';
 import { releaseReservation } from '../../store/queries/limits';
@@ -23,8 +23,8 @@ export async function record(tx: Db, deps: TxDeps, row: TransactionRow, now: Dat
 }
 
 /** `record` as a statement to send along the row's own insert (insertTransaction's riders), for a row not yet stored. */
-export function recordRider(tx: Db, row: TransactionRow, now: Date): SQL {
-  return eventInsert(tx, eventOf(row), now);
+export function recordRider(row: TransactionRow, now: Date): Rider {
+  return eventInsert(eventOf(row), now);
 }
 
 /** Moves a locked transaction to `to`, with the ledger entries, receipt, estimate and event that status carries, and schedules what comes next. */

@@ -1,6 +1,7 @@
 // Customer rows: insert (one per taxId per partner), read one, list with filters.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
+import { reusable } from '../reusable';
 import { customers } from '../schema/index';
 import { paginate } from './paginate';
 
@@ -49,12 +50,16 @@ export async function customerExists(db: Db, partnerId: string, id: string): Pro
 }
 
 /** Reads a customer and locks its row until the transaction ends: every status change of one customer goes through here. */
-export async function lockCustomer(tx: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
-  const [row] = await tx
+const lockRow = reusable<{ partnerId: string; id: string }, CustomerRow[]>('lock_customer', (db, p) =>
+  db
     .select()
     .from(customers)
-    .where(and(eq(customers.partnerId, partnerId), eq(customers.id, id)))
-    .for('update');
+    .where(and(eq(customers.partnerId, p('partnerId')), eq(customers.id, p('id'))))
+    .for('update'),
+);
+
+export async function lockCustomer(tx: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
+  const [row] = await lockRow(tx, { partnerId, id });
   return row;
 }
 

@@ -1,7 +1,7 @@
 // Event rows: written inside the transaction of the change they describe; the outbox that webhooks and SSE read.
-import type { SQL } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
+import type { Rider } from '../reusable';
 import { events } from '../schema/index';
 
 export interface NewEvent {
@@ -21,6 +21,6 @@ export async function insertEvent(tx: Db, e: NewEvent, at: Date): Promise<string
 }
 
 /** The event's insert as a statement to send along another (a rider of insertTransaction). */
-export function eventInsert(tx: Db, e: NewEvent, at: Date): SQL {
-  return tx.insert(events).values(eventValues(e, at)).getSQL();
+export function eventInsert(e: NewEvent, at: Date): Rider {
+  return { table: events, rows: [eventValues(e, at)] };
 }

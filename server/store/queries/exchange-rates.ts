@@ -3,11 +3,34 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Quote } from '../../../src/contract/exchange-rates';
 import { AppError, unknownReference } from '../../domain/errors';
 import type { Db } from '../db';
+import { reusable } from '../reusable';
 import { exchangeRates } from '../schema/index';
 
-export async function insertLockedQuote(tx: Db, row: { id: string; partnerId: string; customerId: string | null; quote: Quote; expiresAt: Date; createdAt: Date }) {
-  await tx.insert(exchangeRates).values({ ...row, quote: row.quote as unknown as Record<string, unknown> });
+type LockedQuoteRow = { id: string; partnerId: string; customerId: string | null; quote: Quote; expiresAt: Date; createdAt: Date };
+const insertLocked = reusable<LockedQuoteRow, unknown>('insert_locked_quote', (db, p) =>
+  db.insert(exchangeRates).values({ id: p('id'), partnerId: p('partnerId'), customerId: p('customerId'), quote: p('quote'), expiresAt: p('expiresAt'), createdAt: p('createdAt') }),
+);
+
+export async function insertLockedQuote(tx: Db, row: LockedQuoteRow) {
+  await insertLocked(tx, row);
 }
+
+type Redemption = { partnerId: string; customerId?: string; id: string; usedBy: string; now: string };
+/** The redemption, in its two shapes: for a customer (a lock made without one is bound to it), or for any. */
+const redeemFor = reusable<Required<Redemption>, (typeof exchangeRates.$inferSelect)[]>('redeem_quote_for_customer', (db, p) =>
+  db
+    .update(exchangeRates)
+    .set({ usedAt: sql`${p('now')}::timestamptz`, usedBy: sql`${p('usedBy')}`, customerId: sql`coalesce(${exchangeRates.customerId}, ${p('customerId')}::uuid)` })
+    .where(and(eq(exchangeRates.id, p('id')), eq(exchangeRates.partnerId, p('partnerId')), or(eq(exchangeRates.customerId, p('customerId')), isNull(exchangeRates.customerId)), isNull(exchangeRates.usedAt), gt(exchangeRates.expiresAt, p('now'))))
+    .returning(),
+);
+const redeemAny = reusable<Omit<Redemption, 'customerId'>, (typeof exchangeRates.$inferSelect)[]>('redeem_quote', (db, p) =>
+  db
+    .update(exchangeRates)
+    .set({ usedAt: sql`${p('now')}::timestamptz`, usedBy: sql`${p('usedBy')}` })
+    .where(and(eq(exchangeRates.id, p('id')), eq(exchangeRates.partnerId, p('partnerId')), isNull(exchangeRates.usedAt), gt(exchangeRates.expiresAt, p('now'))))
+    .returning(),
+);
 
 /**
  * Marks a locked quote used by `usedBy` and answers it. The UPDATE's WHERE is the whole rule (this partner, this
@@ -17,11 +40,8 @@ export async function insertLockedQuote(tx: Db, row: { id: string; partnerId: st
  */
 export async function redeemQuote(tx: Db, q: { partnerId: string; customerId?: string; id: string; usedBy: string; now: Date }): Promise<Quote> {
   const ownedBy = q.customerId ? or(eq(exchangeRates.customerId, q.customerId), isNull(exchangeRates.customerId)) : sql`true`;
-  const [row] = await tx
-    .update(exchangeRates)
-    .set({ usedAt: q.now, usedBy: q.usedBy, ...(q.customerId ? { customerId: sql`coalesce(${exchangeRates.customerId}, ${q.customerId}::uuid)` } : {}) })
-    .where(and(eq(exchangeRates.id, q.id), eq(exchangeRates.partnerId, q.partnerId), ownedBy, isNull(exchangeRates.usedAt), gt(exchangeRates.expiresAt, q.now)))
-    .returning();
+  const values = { partnerId: q.partnerId, id: q.id, usedBy: q.usedBy, now: q.now.toISOString() };
+  const [row] = q.customerId ? await redeemFor(tx, { ...values, customerId: q.customerId }) : await redeemAny(tx, values);
   if (row) {
     const quote = row.quote as unknown as Quote;
     return row.customerId ? { ...quote, customerId: row.customerId } : quote;

@@ -1,7 +1,8 @@
 // The job queue: enqueue inside a change's transaction, claim due jobs with FOR UPDATE SKIP LOCKED, finish or retry.
-import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import { asc, desc, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
+import type { Rider } from '../reusable';
 import { jobs, partnerClocks } from '../schema/index';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -22,8 +23,8 @@ export async function enqueueJob(tx: Db, job: { partnerId: string; kind: string;
 type NewJob = { partnerId: string; kind: string; payload: Record<string, unknown>; runAt: Date };
 
 /** The insert of several jobs, to ride along another insert of the same change (the caller wakes the workers once it ran). */
-export function jobsInsert(tx: Db, list: NewJob[]): SQL {
-  return tx.insert(jobs).values(list.map((job) => ({ id: newId(), ...job }))).getSQL();
+export function jobsInsert(list: NewJob[]): Rider {
+  return { table: jobs, rows: list.map((job) => ({ id: newId(), ...job })) };
 }
 
 /**

@@ -1,7 +1,8 @@
 // Limit overrides and reservations: what a customer may move, and what it has used in the current UTC day and month.
-import { and, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
+import { type Rider, reusable } from '../reusable';
 import { limitOverrides, limitReservations } from '../schema/index';
 
 export async function getOverride(db: Db, partnerId: string, customerId: string) {
@@ -19,33 +20,40 @@ export async function putOverride(tx: Db, partnerId: string, customerId: string,
     .onConflictDoUpdate({ target: [limitOverrides.partnerId, limitOverrides.customerId], set: { ...set, updatedAt: at } });
 }
 
+type Override = { single: string | null; daily: string | null; monthly: string | null };
 /** The customer's override (if any) and its usage since each window start, in one statement (a transaction's limit check). */
-export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
-  const [row] = await db
-    .select({
-      override: sql<{ single: string | null; daily: string | null; monthly: string | null } | null>`(
+const overrideAndUsageQuery = reusable<{ partnerId: string; customerId: string; dayStart: string; monthStart: string }, { override: Override | string | null; daily: string; monthly: string }[]>(
+  'override_and_usage',
+  (db, p) =>
+    db
+      .select({
+        override: sql<Override | string | null>`(
         SELECT json_build_object('single', single::text, 'daily', daily::text, 'monthly', monthly::text) FROM ${limitOverrides}
-        WHERE ${limitOverrides.partnerId} = ${partnerId} AND ${limitOverrides.customerId} = ${customerId})`,
-      daily: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}) FILTER (WHERE ${limitReservations.createdAt} >= ${windows.dayStart.toISOString()}::timestamptz), 0)::text`,
-      monthly: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}), 0)::text`,
-    })
-    .from(limitReservations)
-    .where(
-      and(
-        eq(limitReservations.partnerId, partnerId),
-        eq(limitReservations.customerId, customerId),
-        isNull(limitReservations.releasedAt),
-        gte(limitReservations.createdAt, windows.monthStart),
+        WHERE ${limitOverrides.partnerId} = ${p('partnerId')} AND ${limitOverrides.customerId} = ${p('customerId')})`,
+        daily: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}) FILTER (WHERE ${limitReservations.createdAt} >= ${p('dayStart')}::timestamptz), 0)::text`,
+        monthly: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}), 0)::text`,
+      })
+      .from(limitReservations)
+      .where(
+        and(
+          eq(limitReservations.partnerId, p('partnerId')),
+          eq(limitReservations.customerId, p('customerId')),
+          isNull(limitReservations.releasedAt),
+          gte(limitReservations.createdAt, p('monthStart')),
+        ),
       ),
-    );
+);
+
+export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
+  const [row] = await overrideAndUsageQuery(db, { partnerId, customerId, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
   const o = row?.override;
-  const override = typeof o === 'string' ? (JSON.parse(o) as typeof o) : (o ?? undefined);
+  const override = typeof o === 'string' ? (JSON.parse(o) as Override) : (o ?? undefined);
   return { override, used: { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' } };
 }
 
-/** The insert of a reservation, to ride along the transaction's own insert (see insertTransaction). */
-export function reservationInsert(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): SQL {
-  return tx.insert(limitReservations).values({ id: newId(), ...r, createdAt: at }).getSQL();
+/** A reservation's row, to ride along the transaction's own insert (see insertTransaction) or be inserted alone. */
+export function reservationInsert(r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): Rider {
+  return { table: limitReservations, rows: [{ id: newId(), ...r, createdAt: at }] };
 }
 
 export async function insertReservation(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string; reference: string }, at: Date): Promise<string> {

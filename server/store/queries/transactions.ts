@@ -1,6 +1,7 @@
 // Transaction rows: insert, lock for a status change, read, list with filters.
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
+import { insertWithRiders, type Rider } from '../reusable';
 import { transactions } from '../schema/index';
 import { paginate } from './paginate';
 
@@ -11,10 +12,8 @@ export type TransactionRow = typeof transactions.$inferSelect;
  * data-modifying CTEs, one round trip for all: while a transaction holds its customer's row lock, each saved round
  * trip shortens the wait of the next transaction of that customer.
  */
-export async function insertTransaction(tx: Db, row: typeof transactions.$inferInsert, riders: SQL[] = []): Promise<TransactionRow> {
-  const base = riders.length ? tx.with(...riders.map((q, i) => tx.$with(`rider${i}`, {}).as(q))) : tx;
-  const [inserted] = await base.insert(transactions).values(row).returning();
-  return inserted!;
+export async function insertTransaction(tx: Db, row: typeof transactions.$inferInsert, riders: Rider[] = []): Promise<TransactionRow> {
+  return insertWithRiders<TransactionRow>(tx, transactions, row, riders);
 }
 
 /** The row that inserting `values` stores: the columns left out are null (none has another default, bar the timestamps, which every insert gives). */
