@@ -7,7 +7,7 @@ import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import type { Rider } from '../store/reusable';
-import { type CustomerRow, lockCustomer } from '../store/queries/customers';
+import { type CustomerRow, type LimitUsage, lockCustomer } from '../store/queries/customers';
 import { getOverride, overrideAndUsage, reservationInsert } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
@@ -62,14 +62,17 @@ export async function reserveLimit(
 export async function checkLimit(
   tx: Db,
   deps: { clock: Clock },
-  c: { partnerId: string; customerId: string; locked?: CustomerRow },
+  c: { partnerId: string; customerId: string; locked?: CustomerRow & { usage?: LimitUsage } },
   amountUsd: string,
   reference: string,
 ): Promise<Rider> {
-  const row = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : await lockCustomer(tx, c.partnerId, c.customerId);
+  const locked = c.locked && c.locked.id === c.customerId && c.locked.partnerId === c.partnerId ? c.locked : undefined;
+  const row = locked ?? (await lockCustomer(tx, c.partnerId, c.customerId));
   if (!row) throw new AppError('NOT_FOUND', 'Customer not found');
   const now = deps.clock.now();
-  const { override, used } = await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now));
+  // The usage read with the lock (lockCustomerWithUsage) when there is one: its windows are those of a moment earlier,
+  // which can only count more (a day or month that has just ended), never less.
+  const { override, used } = locked?.usage ?? (await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now)));
   const limits = limitSetWith(row, override);
   const breach = breachedLimit(limits, used, amountUsd);
   if (breach) {

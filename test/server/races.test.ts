@@ -239,6 +239,17 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       assert.deepEqual(limits.daily, { max: '2000.00', used: '1800.00', remaining: '200.00' });
     });
 
+    test('20 concurrent on-ramps of one customer (each reading its usage with the lock): never more than the daily limit', async () => {
+      const { api, id } = await approved();
+      assert.equal((await api.send('PUT', `/v2/customers/${id}/transaction-limits`, { single: '1000.00', daily: '2000.00' })).status, 200);
+      const body = { customerId: id, purpose: 'BILLS', rail: 'ACH', sourceCurrency: 'USD', targetCurrency: 'USDC', sourceAmount: '300.00' };
+      const replies = await Promise.all(Array.from({ length: 20 }, () => api.post('/v2/transactions/on-ramp', body)));
+      assert.equal(replies.filter((r) => r.status === 201).length, 6, replies.map((r) => `${r.status} ${r.body.code ?? ''}`).join(', '));
+      assert.ok(replies.filter((r) => r.status !== 201).every((r) => r.status === 422 && r.body.limit === 'daily'));
+      const limits = (await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits;
+      assert.deepEqual(limits.daily, { max: '2000.00', used: '1800.00', remaining: '200.00' });
+    });
+
     test('an on-ramp, an off-ramp and a transfer at once, each fitting alone: exactly one fits the daily limit', async () => {
       const { api, id } = await approved();
       await api.post('/v2/sandbox/wallets/fund', { customerId: id, blockchain: 'POLYGON', stablecoin: 'USDC', amount: '5000' });

@@ -9,19 +9,21 @@ import { isValidAddress } from '../../domain/wallets';
 import { isUuid, newId } from '../../ids';
 import type { Db } from '../../store/db';
 import { getBankAccount } from '../../store/queries/bank-accounts';
-import { type CustomerRow, lockCustomer } from '../../store/queries/customers';
+import { type CustomerRow, type LimitUsage, lockCustomer, lockCustomerWithUsage } from '../../store/queries/customers';
 import { asInserted, insertTransaction, type TransactionRow } from '../../store/queries/transactions';
 import { jobsInsert, wakeWorkers } from '../../store/queries/jobs';
 import { walletOwner, walletsOf } from '../../store/queries/wallets';
 import { checkLimit, reserveLimit, toUsd } from '../limits';
+import { limitWindows } from '../../domain/limits';
 import type { TxDeps } from './deps';
 import { holdFunds } from './ledger';
 import { record, recordRider } from './lifecycle';
 import { readMarket, resolveQuote } from './quote';
 import { onRampDeadlines, PAYMENT_WINDOW_SECONDS, scheduleStep } from './rails';
 
-async function approvedCustomer(tx: Db, partnerId: string, customerId: string, path: string): Promise<CustomerRow> {
-  const c = await lockCustomer(tx, partnerId, customerId);
+/** The customer, locked, with its limit usage as of the lock (the limit check that follows needs no statement of its own). */
+async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, customerId: string, path: string): Promise<CustomerRow & { usage: LimitUsage }> {
+  const c = await lockCustomerWithUsage(tx, partnerId, customerId, limitWindows(deps.clock.now()));
   if (!c) throw unknownReference(path, 'customer');
   if (c.verificationStatus !== 'APPROVED') {
     throw new AppError('INVALID_STATE', `The customer must be APPROVED to transact; it is ${c.verificationStatus}.`, { extra: { verificationStatus: c.verificationStatus } });
@@ -35,7 +37,7 @@ async function approvedCustomer(tx: Db, partnerId: string, customerId: string, p
  * held for a round trip less. Every path that redeems a quote takes the two in this order (no deadlock between them).
  * A refused quote is answered after the customer's checks, whose refusals come first.
  */
-async function quoteThenCustomer(resolve: () => Promise<Quote>, lock: () => Promise<CustomerRow>): Promise<{ quote: Quote; customer: CustomerRow }> {
+async function quoteThenCustomer<C>(resolve: () => Promise<Quote>, lock: () => Promise<C>): Promise<{ quote: Quote; customer: C }> {
   let refused: AppError | undefined;
   const quote = await resolve().catch((err: unknown) => {
     if (!(err instanceof AppError)) throw err;
@@ -55,7 +57,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const id = newId();
     const { quote, customer } = await quoteThenCustomer(
       () => resolveQuote(tx, deps, partnerId, body.customerId, id, { ...body, rail }, 'sourceAmount', market),
-      () => approvedCustomer(tx, partnerId, body.customerId, 'customerId'),
+      () => approvedCustomer(tx, deps, partnerId, body.customerId, 'customerId'),
     );
     if (!isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
@@ -132,7 +134,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
           'amount',
           market,
         ),
-      () => approvedCustomer(tx, partnerId, account.customerId, 'bankAccountId'),
+      () => approvedCustomer(tx, deps, partnerId, account.customerId, 'bankAccountId'),
     );
     if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
@@ -183,7 +185,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const market = await readMarket(deps);
   return db.transaction(async (tx) => {
     const id = newId();
-    const from = await approvedCustomer(tx, partnerId, body.from, 'from');
+    const from = await approvedCustomer(tx, deps, partnerId, body.from, 'from');
     // Where the money goes: one of this partner's customers (by id, or by an address we issued it), another partner's
     // customer (an address we issued there: credited in that partner's ledger, never named to this one), or the outside world.
     let destination: { customerId: string; address?: string } | { address: string; creditPartnerId?: string; creditCustomerId?: string };

@@ -1,5 +1,5 @@
 // Customer rows: insert (one per taxId per partner), read one, list with filters.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
 import { reusable } from '../reusable';
 import { customers } from '../schema/index';
@@ -61,6 +61,44 @@ const lockRow = reusable<{ partnerId: string; id: string }, CustomerRow[]>('lock
 export async function lockCustomer(tx: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
   const [row] = await lockRow(tx, { partnerId, id });
   return row;
+}
+
+/** A customer's limit override and what it has used since the start of the day and of the month (USD, unreleased reservations). */
+export interface LimitUsage {
+  override: { single: string | null; daily: string | null; monthly: string | null } | undefined;
+  used: { daily: string; monthly: string };
+}
+type UsageJson = { override: LimitUsage['override'] | null; daily: string; monthly: string };
+
+const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string; monthStart: string }, (CustomerRow & { usage: UsageJson | string })[]>('lock_customer_with_usage', (db, p) => {
+  const locked = db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.partnerId, p('partnerId')), eq(customers.id, p('id'))))
+    .for('update')
+    .as('locked');
+  const columns = Object.fromEntries(Object.keys(getTableColumns(customers)).map((k) => [k, locked[k as keyof typeof locked]])) as unknown as ReturnType<typeof getTableColumns<typeof customers>>;
+  return db
+    .select({
+      ...columns,
+      // Computed on the row after the subquery locked it: ramp_limit_usage is VOLATILE, so its query takes a snapshot
+      // of its own, after the lock was granted (migration 0011).
+      usage: sql<UsageJson | string>`ramp_limit_usage(${locked.partnerId}, ${locked.id}, ${p('dayStart')}::timestamptz, ${p('monthStart')}::timestamptz)`,
+    })
+    .from(locked);
+});
+
+/**
+ * lockCustomer, and in the same round trip the customer's limit usage as of the moment the lock was granted (so it
+ * counts every reservation committed by the transaction that held the lock before): a transaction's limit check needs
+ * no statement of its own while the customer's row is locked.
+ */
+export async function lockCustomerWithUsage(tx: Db, partnerId: string, id: string, windows: { dayStart: Date; monthStart: Date }): Promise<(CustomerRow & { usage: LimitUsage }) | undefined> {
+  const [found] = await lockWithUsage(tx, { partnerId, id, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
+  if (!found) return undefined;
+  const { usage, ...row } = found;
+  const u = typeof usage === 'string' ? (JSON.parse(usage) as UsageJson) : usage;
+  return { ...row, usage: { override: u.override ?? undefined, used: { daily: u.daily, monthly: u.monthly } } };
 }
 
 export async function updateCustomer(tx: Db, partnerId: string, id: string, set: Partial<NewCustomerRow>): Promise<CustomerRow> {
