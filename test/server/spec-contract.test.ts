@@ -88,6 +88,24 @@ describe('locked quote as the spec shows it', () => {
     assert.equal(again.body.code, 'RATE_ALREADY_USED');
   });
 
+  test('an on-ramp refused for its customer leaves the lock unused and unbound; the customer\'s refusal comes before the lock\'s', async () => {
+    const { api, id } = await approved();
+    const { body: pending } = await api.post('/v2/customers', individual({ taxId: taxIdEndingIn('cpf') }));
+    const lock = await specLock(api, { timeLock: '5m' });
+    assert.equal(lock.status, 200, lock.text);
+    // The quote is redeemed before the customer is locked and checked: the refusal rolls the redemption back.
+    const refused = await api.post('/v2/transactions/on-ramp', { customerId: pending.id, exchangeRateId: lock.body.id, purpose: 'INVESTMENT' });
+    assert.equal(refused.body.code, 'INVALID_STATE', refused.text);
+    const [row] = await server.deps.store.db.select().from(exchangeRates).where(eq(exchangeRates.id, lock.body.id));
+    assert.equal(row!.usedAt, null);
+    assert.equal(row!.customerId, null);
+    const used = await api.post('/v2/transactions/on-ramp', { customerId: id, exchangeRateId: lock.body.id, purpose: 'INVESTMENT' });
+    assert.equal(used.status, 201, used.text);
+    // Now the lock is used and the other customer still unapproved: the customer's state is what it is told.
+    const again = await api.post('/v2/transactions/on-ramp', { customerId: pending.id, exchangeRateId: lock.body.id, purpose: 'INVESTMENT' });
+    assert.equal(again.body.code, 'INVALID_STATE', again.text);
+  });
+
   test('a lock with a customer stays that customer\'s', async () => {
     const { api, apiKey, id } = await approved();
     const other = await approvedIndividual(server, api, apiKey);
