@@ -1,6 +1,8 @@
 // The form's data and rules: request bodies, field order, client checks that are the server's, problems mapped onto fields.
 import { expect } from '@open-wc/testing';
-import { countryOptions } from '../../../src/components/onboarding/countries';
+import { countryOptions, FIRST_NAMES, fewCountryOptions } from '../../../src/components/onboarding/countries';
+import { regionName } from '../../../src/i18n';
+import { alpha3ToAlpha2 } from '../../../src/contract/countries';
 import { emptyForm, fieldsFor, toRequest, type FormValues } from '../../../src/components/onboarding/model';
 import { fieldFromPath, placeFieldProblems, ruleFromMessage, validateCustomer } from '../../../src/components/onboarding/validators';
 import { nextStep, stepNumber, stepsFor } from '../../../src/components/onboarding/steps';
@@ -140,6 +142,16 @@ describe('form layout', () => {
     expect(pt.find((c) => c.code === 'DEU')?.name).to.equal('Alemanha');
     const rest = en.slice(1).map((c) => c.name);
     expect(rest).to.deep.equal([...rest].sort(new Intl.Collator('en').compare));
+  });
+
+  it('the first step names its first choices as Intl does, without asking Intl; the current value is named too', () => {
+    for (const [code, names] of Object.entries(FIRST_NAMES)) {
+      for (const [locale, name] of Object.entries(names!)) expect(name, `${code} ${locale}`).to.equal(regionName(alpha3ToAlpha2.get(code)!, locale as 'en'));
+    }
+    expect(fewCountryOptions('es', ['BRA'], 'DEU')).to.deep.equal([
+      { code: 'BRA', name: 'Brasil' },
+      { code: 'DEU', name: 'Alemania' },
+    ]);
   });
 
   it('the stepper starts with the customer step and ends with the review, by customer type', () => {
