@@ -48,6 +48,9 @@ function isDuplicateTaxId(error: ProblemError): boolean {
 
 type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: string];
 
+/** How long after the first step painted the whole country list may fill in (when the page is idle). */
+const COUNTRIES_AFTER_MS = 1000;
+
 /**
  * Onboards a customer for a partner, end to end. The user chooses individual or business and fills in who they are;
  * the component creates the customer through the BFF with the widget session and switches to the session bound to
@@ -163,7 +166,8 @@ export class RampOnboarding extends RampElement {
   @state() private justCreated = false;
   /** The country select holds every country (false: Brazil and the current value, until idle or until it is used). */
   @state() private allCountries = false;
-  private idleCountries: number | undefined;
+  /** Cancels the pending fill of the whole country list (its timer, then its idle callback). */
+  private cancelAllCountries: (() => void) | undefined;
 
   private readonly i18n = new I18nController(this);
   private readonly idempotencyKeys = new IdempotencyKeys();
@@ -738,17 +742,22 @@ export class RampOnboarding extends RampElement {
 
   protected override firstUpdated(changed: PropertyValues): void {
     super.firstUpdated(changed);
-    // The whole country list once the first step has painted and the page is idle (a second at most).
-    const idle = typeof requestIdleCallback === 'function' ? (fn: () => void) => requestIdleCallback(fn, { timeout: 1000 }) : (fn: () => void) => window.setTimeout(fn, 200);
-    this.idleCountries = idle(this.showAllCountries);
+    // The whole country list (there for autofill) when the page is idle, but not in the first second after the first
+    // step painted: that is when a person starts typing, and naming, sorting and rendering 250 countries is one long
+    // task (~90 ms on a 4× throttled CPU) that their first keystroke would wait behind. Focus or a pointer on the select
+    // fills it at once.
+    const timer = window.setTimeout(() => {
+      if (typeof requestIdleCallback !== 'function') return this.showAllCountries();
+      const idle = requestIdleCallback(this.showAllCountries, { timeout: 1000 });
+      this.cancelAllCountries = () => cancelIdleCallback(idle);
+    }, COUNTRIES_AFTER_MS);
+    this.cancelAllCountries = () => window.clearTimeout(timer);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    if (this.idleCountries === undefined) return;
-    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleCountries);
-    else window.clearTimeout(this.idleCountries);
-    this.idleCountries = undefined;
+    this.cancelAllCountries?.();
+    this.cancelAllCountries = undefined;
   }
 
   private onCountryChange = (event: Event): void => {

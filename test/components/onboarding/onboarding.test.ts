@@ -343,8 +343,13 @@ describe('<ramp-onboarding>', () => {
       });
       const values = (el: RampOnboarding) => [...$<HTMLSelectElement>(el, '#country').options].map((o) => o.value);
 
-      it('the first paint offers Brazil (and the current choice) only; the rest once the page is idle', async () => {
+      it('the first paint offers Brazil (and the current choice) only; the rest once the page is idle, a second after the first paint', async () => {
         const el = await mount();
+        expect(values(el)).to.deep.equal(['', 'BRA']);
+        // Not at once: the first second after the first paint is when a person starts typing.
+        await new Promise((r) => setTimeout(r, 500));
+        expect(held.length, 'no idle fill asked for yet').to.equal(0);
+        await waitUntil(() => held.length > 0, 'the idle fill asked for after a second', { timeout: 3000 });
         expect(values(el)).to.deep.equal(['', 'BRA']);
         held.forEach((cb) => cb({ didTimeout: false, timeRemaining: () => 50 }));
         await el.updateComplete;
