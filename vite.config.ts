@@ -69,7 +69,7 @@ const sharedChunks = [
   { name: 'i18n', test: /[\\/]src[\\/]i18n[\\/](catalogue|locale)\.ts$/, priority: 3 },
   // The BFF client, the events and the rest of i18n: what every component talks and speaks with (uploads, the
   // transaction feed and the money events only where used: the first onboarding step has a budget).
-  { name: 'client', test: /[\\/]src[\\/](client[\\/](?!upload|transaction-feed|event-stream)|events[\\/](?!session|quote-|requote-|transaction-|bank-account-)|i18n[\\/](?!messages))/, priority: 2 },
+  { name: 'client', test: /[\\/]src[\\/](client[\\/](?!upload|transaction-feed|event-stream)|events[\\/](?!session|quote-|requote-|transaction-|bank-account-)|i18n[\\/](?!messages|boot))/, priority: 2 },
 ];
 
 /**

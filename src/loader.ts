@@ -1,7 +1,5 @@
 // The script-tag entry (/sdk/ramp-widget.js): a few kB that know every <ramp-*> tag and fetch a component's code, and the
 // messages of the language it speaks, when its tag first appears in the page. Lit and the client live in shared chunks.
-import { loadMessages } from './i18n/catalogue';
-import { resolveLocale } from './i18n/locale';
 
 /** Every tag the SDK defines, and the chunk that defines it. */
 const chunks = {
@@ -62,7 +60,11 @@ export function load(tag: RampTag): Promise<CustomElementConstructor> {
 function found(element: Element): void {
   const tag = element.localName;
   if (!isRampTag(tag) || customElements.get(tag)) return;
-  void loadMessages(resolveLocale(element)).catch(() => undefined);
+  // Imported, not a static import of this file: the browser runs the loader as soon as it arrives instead of a round
+  // trip later, and asks for the i18n chunk together with the tag's chunks (it is among their preloads).
+  void import('./i18n/boot')
+    .then(({ loadMessagesFor }) => loadMessagesFor(element))
+    .catch(() => undefined);
   if (!requested.has(tag)) void load(tag).catch((error: unknown) => console.error(`<${tag}> could not be loaded`, error));
 }
 
