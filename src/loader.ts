@@ -43,12 +43,13 @@ function isRampTag(name: string): name is RampTag {
 /**
  * Fetches and defines a tag's component now (the loader does it by itself for tags in the document; call this for
  * tags inside your own shadow roots, which it cannot see). Resolves with the element class once the tag is defined.
+ * `after`: the tag's chunks are fetched at once but run (and define the tag) only once it settles.
  */
-export function load(tag: RampTag): Promise<CustomElementConstructor> {
+export function load(tag: RampTag, after?: Promise<unknown>): Promise<CustomElementConstructor> {
   let pending = requested.get(tag);
   if (!pending) {
     if (typeof document !== 'undefined') preload(tag);
-    pending = chunks[tag]().then(() => customElements.whenDefined(tag));
+    pending = (after ?? Promise.resolve()).then((): Promise<unknown> => chunks[tag]()).then(() => customElements.whenDefined(tag));
     // A failed fetch (offline, a deploy in between) is tried again when the tag next appears.
     pending.catch(() => requested.delete(tag));
     requested.set(tag, pending);
@@ -56,16 +57,19 @@ export function load(tag: RampTag): Promise<CustomElementConstructor> {
   return pending;
 }
 
-/** The component chunk and the language chunk travel in parallel; the element waits for both before its first render. */
+/**
+ * The component's chunks and its language's messages are fetched in parallel, and the tag is defined once the messages
+ * are in: a defined element draws at once, so a page that reserves the element's space until it is `:defined` sees
+ * no layout shift. The messages come through an imported chunk, not a static import of this file: the browser runs
+ * the loader as soon as it arrives instead of a round trip later.
+ */
 function found(element: Element): void {
   const tag = element.localName;
   if (!isRampTag(tag) || customElements.get(tag)) return;
-  // Imported, not a static import of this file: the browser runs the loader as soon as it arrives instead of a round
-  // trip later, and asks for the i18n chunk together with the tag's chunks (it is among their preloads).
-  void import('./i18n/boot')
+  const messages = import('./i18n/boot')
     .then(({ loadMessagesFor }) => loadMessagesFor(element))
     .catch(() => undefined);
-  if (!requested.has(tag)) void load(tag).catch((error: unknown) => console.error(`<${tag}> could not be loaded`, error));
+  if (!requested.has(tag)) void load(tag, messages).catch((error: unknown) => console.error(`<${tag}> could not be loaded`, error));
 }
 
 function scan(root: ParentNode): void {

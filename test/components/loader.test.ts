@@ -1,8 +1,10 @@
 // The script-tag loader: it defines no component up front, fetches a tag's code when the tag appears (now or later),
 // and the element renders in the page's language, English when the language is one we do not speak.
 import { expect, waitUntil } from '@open-wc/testing';
+import { delay, http, passthrough } from 'msw';
 import { hasMessages } from '../../src/i18n';
 import { load, rampTags } from '../../src/loader';
+import { startMockBff, worker } from './support/mock-bff';
 
 const mounted: Element[] = [];
 function mount(markup: string): HTMLElement {
@@ -33,6 +35,37 @@ describe('the loader (/sdk/ramp-widget.js)', () => {
     await el.updateComplete;
     expect(el.amount).to.equal('250');
     expect(el.shadowRoot?.textContent).to.match(/Sell/);
+  });
+
+  it('a tag found in the page is defined only once its language\'s messages are in (it draws at once, no layout shift)', async () => {
+    // The Spanish messages arrive late (the service worker holds them back): the tag must still wait for them.
+    await startMockBff();
+    worker.use(
+      http.get(/\/i18n\/messages\/es\//, async () => {
+        await delay(600);
+        return passthrough();
+      }),
+    );
+    try {
+      expect(customElements.get('ramp-pix-checkout')).to.equal(undefined);
+      expect(hasMessages('es', ['core'])).to.equal(false);
+      const defined = customElements.whenDefined('ramp-pix-checkout').then(() => hasMessages('es', ['core']));
+      mount('<ramp-pix-checkout lang="es"></ramp-pix-checkout>');
+      expect(await defined, 'Spanish was in when the tag was defined').to.equal(true);
+    } finally {
+      worker.resetHandlers();
+      worker.stop();
+    }
+  });
+
+  it('load(tag, after) fetches at once and defines the tag only once `after` settles', async () => {
+    let release!: () => void;
+    const after = new Promise<void>((resolve) => (release = resolve));
+    const loading = load('ramp-offramp', after);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(customElements.get('ramp-offramp'), 'not before `after`').to.equal(undefined);
+    release();
+    expect(await loading).to.equal(customElements.get('ramp-offramp'));
   });
 
   it('a tag nested in added markup is found too', async () => {
