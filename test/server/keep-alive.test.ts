@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { client, individual, type TestServer, startTestServer } from './harness';
+import { approvedInNewPartner } from './kyc-helpers';
 import { listen, multipartBody, pdfOfSize, type UploadTarget, uploadTargets } from './uploads-helpers';
 
 let server: TestServer;
@@ -108,5 +109,33 @@ describe('refusals before the body is read', () => {
     socket.destroy();
     assert.ok(!keptAlive || answeredNext, 'the server answered keep-alive, then dropped the connection under the next request');
     assert.ok(!keptAlive, 'a 413 sent before the body was read says Connection: close');
+  });
+});
+
+describe('a JSON body cut off mid-stream', () => {
+  test('an on-ramp whose client goes away halfway through its body books nothing and leaves its Idempotency-Key free; the server goes on', async () => {
+    const c = await approvedInNewPartner(server);
+    const key = `cut-${Date.now()}`;
+    const body = JSON.stringify({ customerId: c.id, purpose: 'INVESTMENT', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+    for (const chunked of [false, true]) {
+      const socket = net.connect(http.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise<void>((r) => socket.on('connect', () => r()));
+      const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${Buffer.byteLength(body)}`;
+      socket.write(`POST /v2/transactions/on-ramp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${c.apiKey}\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}\r\n${length}\r\n\r\n`);
+      const half = body.slice(0, Math.floor(body.length / 2));
+      socket.write(chunked ? `${Buffer.byteLength(half).toString(16)}\r\n${half}\r\n` : half);
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const none = await c.api.get(`/v2/transactions?customerId=${c.id}`);
+    assert.equal(none.status, 200, none.text);
+    assert.deepEqual(none.body.data, [], 'nothing booked by a body that never arrived');
+    // The same key with the whole body: created once, as if the cut requests had never been.
+    const whole = await c.api.post('/v2/transactions/on-ramp', JSON.parse(body), { 'idempotency-key': key });
+    assert.equal(whole.status, 201, whole.text);
+    const one = await c.api.get(`/v2/transactions?customerId=${c.id}`);
+    assert.equal(one.body.data.length, 1);
   });
 });
