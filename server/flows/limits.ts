@@ -7,8 +7,8 @@ import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import type { Rider } from '../store/reusable';
-import { type CustomerRow, type LimitUsage, lockCustomer } from '../store/queries/customers';
-import { getOverride, overrideAndUsage, reservationInsert } from '../store/queries/limits';
+import { type CustomerRow, lockCustomer } from '../store/queries/customers';
+import { getOverride, type LimitUsage, overrideAndUsage, reservationInsert } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
   return limitSetWith(row, await getOverride(db, row.partnerId, row.id));

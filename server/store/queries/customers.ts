@@ -3,6 +3,7 @@ import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
 import { reusable } from '../reusable';
 import { customers } from '../schema/index';
+import { type LimitUsage, limitUsageOf, limitUsageSql } from './limits';
 import { paginate } from './paginate';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -63,14 +64,7 @@ export async function lockCustomer(tx: Db, partnerId: string, id: string): Promi
   return row;
 }
 
-/** A customer's limit override and what it has used since the start of the day and of the month (USD, unreleased reservations). */
-export interface LimitUsage {
-  override: { single: string | null; daily: string | null; monthly: string | null } | undefined;
-  used: { daily: string; monthly: string };
-}
-type UsageJson = { override: LimitUsage['override'] | null; daily: string; monthly: string };
-
-const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string; monthStart: string }, (CustomerRow & { usage: UsageJson | string })[]>('lock_customer_with_usage', (db, p) => {
+const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string; monthStart: string }, (CustomerRow & { usage: Parameters<typeof limitUsageOf>[0] })[]>('lock_customer_with_usage', (db, p) => {
   const locked = db
     .select()
     .from(customers)
@@ -83,7 +77,7 @@ const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string
       ...columns,
       // Computed on the row after the subquery locked it: ramp_limit_usage is VOLATILE, so its query takes a snapshot
       // of its own, after the lock was granted (migration 0011).
-      usage: sql<UsageJson | string>`ramp_limit_usage(${locked.partnerId}, ${locked.id}, ${p('dayStart')}::timestamptz, ${p('monthStart')}::timestamptz)`,
+      usage: limitUsageSql(locked.partnerId, locked.id, p('dayStart'), p('monthStart')),
     })
     .from(locked);
 });
@@ -97,8 +91,7 @@ export async function lockCustomerWithUsage(tx: Db, partnerId: string, id: strin
   const [found] = await lockWithUsage(tx, { partnerId, id, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
   if (!found) return undefined;
   const { usage, ...row } = found;
-  const u = typeof usage === 'string' ? (JSON.parse(usage) as UsageJson) : usage;
-  return { ...row, usage: { override: u.override ?? undefined, used: { daily: u.daily, monthly: u.monthly } } };
+  return { ...row, usage: limitUsageOf(usage) };
 }
 
 export async function updateCustomer(tx: Db, partnerId: string, id: string, set: Partial<NewCustomerRow>): Promise<CustomerRow> {

@@ -16,21 +16,28 @@ export async function insertLockedQuote(tx: Db, row: LockedQuoteRow) {
 }
 
 type Redemption = { partnerId: string; customerId?: string; id: string; usedBy: string; now: string };
-/** The redemption, in its two shapes: for a customer (a lock made without one is bound to it), or for any. */
-const redeemFor = reusable<Required<Redemption>, (typeof exchangeRates.$inferSelect)[]>('redeem_quote_for_customer', (db, p) =>
-  db
-    .update(exchangeRates)
-    .set({ usedAt: sql`${p('now')}::timestamptz`, usedBy: sql`${p('usedBy')}`, customerId: sql`coalesce(${exchangeRates.customerId}, ${p('customerId')}::uuid)` })
-    .where(and(eq(exchangeRates.id, p('id')), eq(exchangeRates.partnerId, p('partnerId')), or(eq(exchangeRates.customerId, p('customerId')), isNull(exchangeRates.customerId)), isNull(exchangeRates.usedAt), gt(exchangeRates.expiresAt, p('now'))))
-    .returning(),
-);
-const redeemAny = reusable<Omit<Redemption, 'customerId'>, (typeof exchangeRates.$inferSelect)[]>('redeem_quote', (db, p) =>
-  db
-    .update(exchangeRates)
-    .set({ usedAt: sql`${p('now')}::timestamptz`, usedBy: sql`${p('usedBy')}` })
-    .where(and(eq(exchangeRates.id, p('id')), eq(exchangeRates.partnerId, p('partnerId')), isNull(exchangeRates.usedAt), gt(exchangeRates.expiresAt, p('now'))))
-    .returning(),
-);
+/**
+ * The redemption, in its two shapes: for a customer (a lock made without one is bound to it, and one bound to another
+ * customer is not found), or for any.
+ */
+const redemption = (forCustomer: boolean) =>
+  reusable<Redemption, (typeof exchangeRates.$inferSelect)[]>(forCustomer ? 'redeem_quote_for_customer' : 'redeem_quote', (db, p) =>
+    db
+      .update(exchangeRates)
+      .set({ usedAt: sql`${p('now')}::timestamptz`, usedBy: sql`${p('usedBy')}`, ...(forCustomer ? { customerId: sql`coalesce(${exchangeRates.customerId}, ${p('customerId')}::uuid)` } : {}) })
+      .where(
+        and(
+          eq(exchangeRates.id, p('id')),
+          eq(exchangeRates.partnerId, p('partnerId')),
+          forCustomer ? or(eq(exchangeRates.customerId, p('customerId')), isNull(exchangeRates.customerId)) : undefined,
+          isNull(exchangeRates.usedAt),
+          gt(exchangeRates.expiresAt, p('now')),
+        ),
+      )
+      .returning(),
+  );
+const redeemFor = redemption(true);
+const redeemAny = redemption(false);
 
 /**
  * Marks a locked quote used by `usedBy` and answers it. The UPDATE's WHERE is the whole rule (this partner, this

@@ -1,5 +1,5 @@
 // Limit overrides and reservations: what a customer may move, and what it has used in the current UTC day and month.
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { type Rider, reusable } from '../reusable';
@@ -20,35 +20,34 @@ export async function putOverride(tx: Db, partnerId: string, customerId: string,
     .onConflictDoUpdate({ target: [limitOverrides.partnerId, limitOverrides.customerId], set: { ...set, updatedAt: at } });
 }
 
-type Override = { single: string | null; daily: string | null; monthly: string | null };
-/** The customer's override (if any) and its usage since each window start, in one statement (a transaction's limit check). */
-const overrideAndUsageQuery = reusable<{ partnerId: string; customerId: string; dayStart: string; monthStart: string }, { override: Override | string | null; daily: string; monthly: string }[]>(
-  'override_and_usage',
-  (db, p) =>
-    db
-      .select({
-        override: sql<Override | string | null>`(
-        SELECT json_build_object('single', single::text, 'daily', daily::text, 'monthly', monthly::text) FROM ${limitOverrides}
-        WHERE ${limitOverrides.partnerId} = ${p('partnerId')} AND ${limitOverrides.customerId} = ${p('customerId')})`,
-        daily: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}) FILTER (WHERE ${limitReservations.createdAt} >= ${p('dayStart')}::timestamptz), 0)::text`,
-        monthly: sql<string>`COALESCE(SUM(${limitReservations.amountUsd}), 0)::text`,
-      })
-      .from(limitReservations)
-      .where(
-        and(
-          eq(limitReservations.partnerId, p('partnerId')),
-          eq(limitReservations.customerId, p('customerId')),
-          isNull(limitReservations.releasedAt),
-          gte(limitReservations.createdAt, p('monthStart')),
-        ),
-      ),
+/** A customer's limit override and what it has used since the start of the day and of the month (USD, unreleased reservations). */
+export interface LimitUsage {
+  override: { single: string | null; daily: string | null; monthly: string | null } | undefined;
+  used: { daily: string; monthly: string };
+}
+type UsageJson = { override: LimitUsage['override'] | null; daily: string; monthly: string };
+
+/**
+ * `ramp_limit_usage(partner, customer, dayStart, monthStart)` (migration 0011), the one definition of a customer's usage
+ * for its limit check: here alone, and in lockCustomerWithUsage on the row it has just locked.
+ */
+export const limitUsageSql = (partnerId: SQLWrapper, customerId: SQLWrapper, dayStart: SQLWrapper, monthStart: SQLWrapper) =>
+  sql<UsageJson | string>`ramp_limit_usage(${partnerId}, ${customerId}, ${dayStart}::timestamptz, ${monthStart}::timestamptz)`;
+
+/** What ramp_limit_usage answered (node-postgres and PGlite parse json; a string is parsed here). */
+export function limitUsageOf(value: UsageJson | string): LimitUsage {
+  const u = typeof value === 'string' ? (JSON.parse(value) as UsageJson) : value;
+  return { override: u.override ?? undefined, used: { daily: u.daily, monthly: u.monthly } };
+}
+
+const usageQuery = reusable<{ partnerId: string; customerId: string; dayStart: string; monthStart: string }, { usage: UsageJson | string }[]>('override_and_usage', (db, p) =>
+  db.select({ usage: limitUsageSql(p('partnerId'), p('customerId'), p('dayStart'), p('monthStart')) }).from(sql`(SELECT 1) AS one`),
 );
 
-export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }) {
-  const [row] = await overrideAndUsageQuery(db, { partnerId, customerId, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
-  const o = row?.override;
-  const override = typeof o === 'string' ? (JSON.parse(o) as Override) : (o ?? undefined);
-  return { override, used: { daily: row?.daily ?? '0', monthly: row?.monthly ?? '0' } };
+/** The customer's override (if any) and its usage since each window start, in one statement (a transaction's limit check). */
+export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }): Promise<LimitUsage> {
+  const [row] = await usageQuery(db, { partnerId, customerId, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
+  return limitUsageOf(row!.usage);
 }
 
 /** A reservation's row, to ride along the transaction's own insert (see insertTransaction) or be inserted alone. */
