@@ -5,7 +5,6 @@ import { parseOrigins, publicOnboardingApp } from './bff/public-onboarding';
 import { widgetSessionAuth } from './bff/session';
 import { InProcessUpstream, Upstream, UpstreamProblem } from './bff/upstream';
 import { ApiKeyCache, bearerAuth } from './http/auth';
-import { closeAfterUnreadBody } from './http/connection';
 import { additionalInformationApp } from './http/additional-information';
 import { associatedPartiesApp } from './http/associated-parties';
 import { customersApp } from './http/customers';
@@ -26,7 +25,7 @@ import { healthApp } from './http/health';
 import { hostedVerificationApp } from './http/hosted-verification';
 import { idempotency } from './http/idempotency';
 import { partnerTime } from './http/partner-time';
-import { jsonBodyLimit, jsonOnly } from './http/json-body';
+import { jsonBody } from './http/json-body';
 import { openApiApp } from './http/openapi-app';
 import { decorateDocument } from './http/openapi-doc';
 import { IN_PROCESS, RateLimits } from './http/rate-limit';
@@ -52,7 +51,7 @@ export function createApp(deps: AppDeps) {
   const { config, store, clock, logger } = deps;
   const app = new OpenAPIHono<AppEnv>();
   const limits = new RateLimits(config, store, logger);
-  app.use('*', closeAfterUnreadBody(), requestContext(logger));
+  app.use('*', requestContext(logger));
   app.use('*', queryText());
   app.onError((err, c) => {
     if (err instanceof UpstreamProblem) {
@@ -67,7 +66,7 @@ export function createApp(deps: AppDeps) {
   const v2 = openApiApp();
   const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
   const keys = new ApiKeyCache();
-  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBodyLimit({ except: uploads }), jsonOnly({ multipartPaths: uploads }), idempotency({ db: store.db, clock }));
+  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBody({ uploads }), idempotency({ db: store.db, clock }));
   v2.route('/', customersApp(deps));
   v2.route('/', additionalInformationApp(deps));
   v2.route('/', documentsApp(deps));
@@ -101,7 +100,7 @@ export function createApp(deps: AppDeps) {
   });
   const bffUploads = /^\/bff\/customer\/documents$/;
   app.use('/bff/*', limits.authFailures());
-  app.use('/bff/*', jsonBodyLimit({ except: bffUploads }), jsonOnly({ multipartPaths: bffUploads }));
+  app.use('/bff/*', jsonBody({ uploads: bffUploads }));
   if (config.RAMP_PUBLIC_ONBOARDING) app.route('/bff', publicOnboardingApp(upstream, { origins: parseOrigins(config.RAMP_PUBLIC_ONBOARDING) }));
   app.route('/bff', bff);
   if (config.sandbox) app.route('/', demoSessionApp(upstream, { publicUrl: config.publicUrl, limit: limits.perAddress('demoSession') }));

@@ -5,7 +5,7 @@ import { hasControlCharacter, textErrorMessages } from '../../src/contract/text'
 import { invalid } from '../domain/errors';
 
 export function queryText(): MiddlewareHandler {
-  return async (c, next) => {
+  return (c, next) => {
     const url = c.req.url;
     const q = url.indexOf('?');
     if (q >= 0) {
@@ -15,6 +15,6 @@ export function queryText(): MiddlewareHandler {
         if (hasControlCharacter(value)) throw invalid([{ path: `query.${shown}`, message: textErrorMessages.controlCharacter }]);
       }
     }
-    await next();
+    return next();
   };
 }

@@ -1,6 +1,7 @@
 // Pinned API versions: `Ramp-Version: 2.x.0` turns /v2 answers back, one step per changelog entry, newest first.
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../domain/errors';
+import { setAnswerHeader } from './answer-headers';
 
 export const VERSIONS = ['2.0.0', '2.1.0', '2.2.0', '2.3.0', '2.4.0'] as const;
 export type ApiVersion = (typeof VERSIONS)[number];
@@ -75,7 +76,8 @@ export const STEPS: Step[] = [
 ];
 
 /** The steps between the latest version and `pinned` (those introduced after it), newest first. */
-export const stepsFor = (pinned: ApiVersion): Step[] => STEPS.filter((s) => VERSIONS.indexOf(s.from) > VERSIONS.indexOf(pinned));
+const STEPS_FOR = new Map(VERSIONS.map((pinned) => [pinned, STEPS.filter((s) => VERSIONS.indexOf(s.from) > VERSIONS.indexOf(pinned))]));
+export const stepsFor = (pinned: ApiVersion): Step[] => STEPS_FOR.get(pinned)!;
 
 /** Applies the steps to every customer and transaction in a body: a single resource, a page's `data`, an event's `data`. */
 export function transformBody(body: unknown, steps: Step[]): unknown {
@@ -107,17 +109,16 @@ export function apiVersions(): MiddlewareHandler {
     try {
       version = parseVersion(c.req.header('ramp-version'));
     } catch (err) {
-      c.header('ramp-version', LATEST);
+      setAnswerHeader(c, 'ramp-version', LATEST);
       throw err;
     }
-    c.header('ramp-version', version);
     const steps = stepsFor(version);
     for (const s of steps) {
       const url = s.request?.(new URL(c.req.url), c.req.method);
       if (url) c.req.raw = new Request(url, c.req.raw);
     }
     await next();
-    c.res.headers.set('ramp-version', version);
+    setAnswerHeader(c, 'ramp-version', version);
     if (!steps.length || !/^application\/json/i.test(c.res.headers.get('content-type') ?? '') || c.res.status >= 300) return;
     const body = await c.res.json();
     const headers = new Headers(c.res.headers);
