@@ -132,10 +132,13 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', healthApp(store, { clock }));
   app.route('/', docsApp());
-  // The hosted page: a link that does not verify (404) counts as refused credentials.
-  app.use('/verify/:token', limits.authFailures({ failureStatuses: [404] }), limits.perAddress('address'));
-  app.use('/verify/api/*', limits.authFailures());
-  app.route('/', hostedVerificationApp(deps, { limitLink: (customerId) => limits.consume('link', customerId, 'for this verification link') }));
+  const hosted = hostedVerificationApp(deps, {
+    limitLink: (customerId) => limits.consume('link', customerId, 'for this verification link'),
+    // The hosted page: a link that does not verify (404) counts as refused credentials.
+    pageLimits: [limits.authFailures({ failureStatuses: [404] }), limits.perAddress('address')],
+    apiLimits: [limits.authFailures()],
+  });
+  app.all('/verify/*', (c) => hosted.fetch(c.req.raw, { ...(c.env as object), requestId: c.get('requestId'), logger: c.get('logger') }));
   app.route('/', staticApp({ demo: config.sandbox }));
   return app;
 }

@@ -1,7 +1,7 @@
 // The hosted verification page (`verification.link` → /verify/{token}) and its API under /verify/api, where the link's token is the only credential and names one customer.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { html } from 'hono/html';
 import { AppError, notFound } from '../domain/errors';
@@ -14,6 +14,7 @@ import type { AppEnv } from './env';
 import { jsonBodyLimit } from './json-body';
 import { withUpload } from './multipart';
 import { partnerTime } from './partner-time';
+import { notFoundHandler, onError } from './problem';
 import { presentHostedCustomer, presentHostedDocument } from '../presenters';
 
 interface HostedEnv {
@@ -27,10 +28,34 @@ const pageLang = (c: Context): 'pt-BR' | 'es' | 'en' => {
 };
 const pageTitle = { 'pt-BR': 'Verificação de identidade', es: 'Verificación de identidad', en: 'Identity verification' } as const;
 
-export function hostedVerificationApp(deps: Deps, opts: { limitLink?: (customerId: string) => Promise<void> } = {}) {
-  const { db } = deps.store;
-  const app = new Hono<HostedEnv>();
+/** What the enclosing app hands the hosted app with each request (`fetch(request, env)`), beside the server's own bindings. */
+export interface HostedBindings {
+  requestId: string;
+  logger: AppEnv['Variables']['logger'];
+}
 
+/**
+ * The hosted page and its API, an app of their own: the enclosing app reaches it through one route, `/verify/*`
+ * (`fetch(c.req.raw, { ...c.env, requestId, logger })`). `/verify/{token}` beside `/verify/api/…` is a shape hono's
+ * RegExpRouter cannot hold, and inside the enclosing app it would send every route to the slower TrieRouter.
+ * `pageLimits` run before the page, `apiLimits` before every API request.
+ */
+export function hostedVerificationApp(
+  deps: Deps,
+  opts: { limitLink?: (customerId: string) => Promise<void>; pageLimits?: MiddlewareHandler[]; apiLimits?: MiddlewareHandler[] } = {},
+) {
+  const { db } = deps.store;
+  const app = new Hono<HostedEnv & { Bindings: HostedBindings }>();
+  app.onError((err, c) => onError(err, c as unknown as Context<AppEnv>));
+  const noRoute = notFoundHandler(() => app.routes);
+  app.notFound((c) => noRoute(c as unknown as Context<AppEnv>));
+  app.use('*', (c, next) => {
+    c.set('requestId', c.env.requestId);
+    c.set('logger', c.env.logger);
+    return next();
+  });
+
+  for (const limit of opts.pageLimits ?? []) app.use('/verify/:token', limit);
   app.get('/verify/:token', async (c) => {
     const token = c.req.param('token');
     const link = await deps.tokens.verifyVerificationLink(token);
@@ -60,6 +85,7 @@ export function hostedVerificationApp(deps: Deps, opts: { limitLink?: (customerI
   });
 
   const api = new Hono<HostedEnv>();
+  for (const limit of opts.apiLimits ?? []) api.use('*', limit);
   // <ramp-verification> embedded on a partner's page calls this API from that origin. The link token in the
   // Authorization header is the only credential (no cookies), so any origin may send it.
   api.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH'], allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'accept'], exposeHeaders: ['x-request-id'], maxAge: 600 }));

@@ -1,5 +1,6 @@
 // /v2/transactions: on-ramp (PIX BR Code), off-ramp (to a bank account), transfer; read one and list.
 import { createRoute, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { PageQuery, page, Uuid } from '../../src/contract/common';
 import { OffRampRequestSchema, OnRampRequestSchema, TransactionSchema, TransactionStatusSchema, TransferRequestSchema } from '../../src/contract/transactions';
 import { invalid, notFound } from '../domain/errors';
@@ -24,6 +25,25 @@ const onRamp = createRoute({
   responses: created,
 });
 
+/**
+ * The pre-v2.0.0 off-ramp (`customerId` + `payment`) is not in the schema; it is recognised here, before validation, to
+ * answer where the destination went. Route middleware, not `app.use` on the path: a middleware on
+ * `/transactions/off-ramp` beside the route `/transactions/{id}` is a shape hono's RegExpRouter cannot hold.
+ */
+const legacyOffRamp: MiddlewareHandler = async (c, next) => {
+  const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && ('customerId' in body || 'payment' in body) && !('bankAccountId' in body)) {
+    throw invalid([
+      {
+        path: 'bankAccountId',
+        message:
+          'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id',
+      },
+    ]);
+  }
+  return next();
+};
+
 const offRamp = createRoute({
   operationId: 'createOffRamp',
   method: 'post',
@@ -34,6 +54,7 @@ const offRamp = createRoute({
     '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED.',
   request: { body: { required: true, content: { 'application/json': { schema: OffRampRequestSchema } } } },
   responses: created,
+  middleware: [legacyOffRamp] as const,
 });
 
 const transfer = createRoute({
@@ -69,23 +90,6 @@ const list = createRoute({
 export function transactionsApp(deps: Deps) {
   const { db } = deps.store;
   const app = openApiApp();
-  // The pre-v2.0.0 off-ramp (`customerId` + `payment`) is not in the schema; it is recognised here, before validation, to
-  // answer where the destination went.
-  app.use('/transactions/off-ramp', async (c, next) => {
-    if (c.req.method === 'POST') {
-      const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-      if (body && typeof body === 'object' && ('customerId' in body || 'payment' in body) && !('bankAccountId' in body)) {
-        throw invalid([
-          {
-            path: 'bankAccountId',
-            message:
-              'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id',
-          },
-        ]);
-      }
-    }
-    return next();
-  });
   return app
     .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
