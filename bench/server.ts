@@ -88,6 +88,18 @@ if (cluster.isWorker) {
     return values.reduce((a, b) => a + b, 0);
   };
 
+  /** Drops the bench's schema; retried while a worker just killed still holds its locks (a deadlock, 40P01). */
+  const dropSchema = async (name: string, attempts = 5): Promise<void> => {
+    try {
+      await store.db.execute(sql.raw(`DROP SCHEMA IF EXISTS ${name} CASCADE`));
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+      if (code !== '40P01' || attempts <= 1) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+      await dropSchema(name, attempts - 1);
+    }
+  };
+
   type Ask = { id: number; sql?: string; peakRss?: true; stop?: true };
   process.on('message', async (m: Ask) => {
     try {
@@ -97,9 +109,11 @@ if (cluster.isWorker) {
       } else if (m.peakRss) {
         process.send!({ id: m.id, ok: true, value: takePeak() + (workers > 1 ? await workersPeak() : 0) });
       } else if (m.stop) {
-        server?.close();
+        // The load generator's last requests may still be running: their transactions and the DROP below lock the same
+        // tables in other orders (PostgreSQL then fails one of them as a deadlock). Let them finish first.
+        if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
         for (const w of Object.values(cluster.workers ?? {})) w?.kill();
-        if (schema) await store.db.execute(sql.raw(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+        if (schema) await dropSchema(schema);
         await store.close();
         if (dataDir) rmSync(dataDir, { recursive: true, force: true });
         process.send!({ id: m.id, ok: true }, () => process.exit(0));

@@ -54,12 +54,8 @@ export async function reserveLimit(
   await tx.insert(reservation.table).values(reservation.rows as never);
 }
 
-/**
- * What reserveLimit does, but the reservation is answered as an insert for the caller to send with its own insert of the
- * same transaction (one round trip for both). The customer row is locked until the transaction ends either way, so the
- * reservation is written before any other transaction of the customer can check.
- */
-export async function checkLimit(
+/** reserveLimit's check: the customer locked (unless the caller did), its usage, the limits; answers the reservation to insert. */
+async function checkLimit(
   tx: Db,
   deps: { clock: Clock },
   c: { partnerId: string; customerId: string; locked?: CustomerRow & { usage?: LimitUsage } },
@@ -73,14 +69,28 @@ export async function checkLimit(
   // The usage read with the lock (lockCustomerWithUsage) when there is one: its windows are those of a moment earlier,
   // which can only count more (a day or month that has just ended), never less.
   const { override, used } = locked?.usage ?? (await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now)));
-  const limits = limitSetWith(row, override);
-  const breach = breachedLimit(limits, used, amountUsd);
-  if (breach) {
-    throw new AppError(
-      'TRANSACTION_LIMIT_EXCEEDED',
-      `This transaction (${amountUsd} USD-equivalent) exceeds the ${breach.limit} limit of ${breach.max} USD; ${breach.remaining} USD remains.`,
-      { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
-    );
-  }
+  refuseBreach(limitSetWith(row, override), used, amountUsd);
   return reservationInsert({ partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
+}
+
+/**
+ * The limit check of a transaction whose reservation is already written in `tx`, locked afterwards with its usage
+ * (lockCustomerWithUsage, windows of the reservation's own instant): that usage counts the reservation, which is taken
+ * out again before the check. The transaction's writes go first and the customer's lock last, so the lock, which every
+ * other transaction of that customer waits for, is held from the lock statement to the COMMIT alone.
+ */
+export function checkReservedLimit(locked: CustomerRow & { usage: LimitUsage }, amountUsd: string): void {
+  const { override, used } = locked.usage;
+  const before = { daily: new Decimal(used.daily).minus(amountUsd).toFixed(2), monthly: new Decimal(used.monthly).minus(amountUsd).toFixed(2) };
+  refuseBreach(limitSetWith(locked, override), before, amountUsd);
+}
+
+function refuseBreach(limits: LimitSet, used: LimitUsage['used'], amountUsd: string): void {
+  const breach = breachedLimit(limits, used, amountUsd);
+  if (!breach) return;
+  throw new AppError(
+    'TRANSACTION_LIMIT_EXCEEDED',
+    `This transaction (${amountUsd} USD-equivalent) exceeds the ${breach.limit} limit of ${breach.max} USD; ${breach.remaining} USD remains.`,
+    { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
+  );
 }

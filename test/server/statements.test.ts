@@ -53,8 +53,8 @@ describe('statements per request on the hot paths', () => {
       const onRamp = await customer.api.post('/v2/transactions/on-ramp', { customerId: customer.id, exchangeRateId: lock.body.id, purpose: 'INVESTMENT' });
       assert.equal(onRamp.status, 201, onRamp.text);
     });
-    // Lock: the stored quote (1). On-ramp: BEGIN, quote redeemed, customer locked once with its limit override and usage
-    // (one statement), transaction with its reservation, event and deadlines (one statement), COMMIT (5).
+    // Lock: the stored quote (1). On-ramp: BEGIN, quote redeemed, transaction with its reservation, event and deadlines
+    // (one statement), then the customer locked once with its limit override and usage (one statement), COMMIT (5).
     assert.equal(n, 6);
   });
 });

@@ -274,6 +274,19 @@ describe('limits on transactions', () => {
     assert.equal(res.body.code, 'TRANSACTION_LIMIT_EXCEEDED');
     assert.equal(res.body.limit, 'single');
   });
+
+  test('on-ramps fill the daily limit to the cent, and not a cent more (each counted once, its own reservation included)', async () => {
+    const { api, id } = await approved();
+    assert.equal((await api.send('PUT', `/v2/customers/${id}/transaction-limits`, { single: '1000.00', daily: '1000.00' })).status, 200);
+    const onRamp = (sourceAmount: string) => api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'ACH', sourceCurrency: 'USD', targetCurrency: 'USDC', sourceAmount });
+    for (const amount of ['400.00', '400.00', '200.00']) assert.equal((await onRamp(amount)).status, 201, amount);
+    const over = await onRamp('0.01');
+    assert.equal(over.status, 422, over.text);
+    assert.equal(over.body.limit, 'daily');
+    assert.equal(over.body.remaining, '0.00');
+    const limits = (await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits;
+    assert.deepEqual(limits.daily, { max: '1000.00', used: '1000.00', remaining: '0.00' });
+  });
 });
 
 describe('off-ramp', () => {

@@ -10,11 +10,11 @@ import { isUuid, newId } from '../../ids';
 import type { Db } from '../../store/db';
 import { getBankAccount } from '../../store/queries/bank-accounts';
 import { type CustomerRow, lockCustomer, lockCustomerWithUsage } from '../../store/queries/customers';
-import type { LimitUsage } from '../../store/queries/limits';
+import { type LimitUsage, reservationInsert } from '../../store/queries/limits';
 import { asInserted, insertTransaction, type TransactionRow } from '../../store/queries/transactions';
 import { jobsInsert, wakeWorkers } from '../../store/queries/jobs';
 import { walletOwner, walletsOf } from '../../store/queries/wallets';
-import { checkLimit, reserveLimit, toUsd } from '../limits';
+import { checkReservedLimit, reserveLimit, toUsd } from '../limits';
 import { limitWindows } from '../../domain/limits';
 import type { TxDeps } from './deps';
 import { holdFunds } from './ledger';
@@ -22,9 +22,12 @@ import { record, recordRider } from './lifecycle';
 import { readMarket, resolveQuote } from './quote';
 import { onRampDeadlines, PAYMENT_WINDOW_SECONDS, scheduleStep } from './rails';
 
-/** The customer, locked, with its limit usage as of the lock (the limit check that follows needs no statement of its own). */
-async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, customerId: string, path: string): Promise<CustomerRow & { usage: LimitUsage }> {
-  const c = await lockCustomerWithUsage(tx, partnerId, customerId, limitWindows(deps.clock.now()));
+/**
+ * The customer, locked, with its limit usage as of the lock (the limit check that follows needs no statement of its
+ * own), counted in the windows of `at`.
+ */
+async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, customerId: string, path: string, at = deps.clock.now()): Promise<CustomerRow & { usage: LimitUsage }> {
+  const c = await lockCustomerWithUsage(tx, partnerId, customerId, limitWindows(at));
   if (!c) throw unknownReference(path, 'customer');
   if (c.verificationStatus !== 'APPROVED') {
     throw new AppError('INVALID_STATE', `The customer must be APPROVED to transact; it is ${c.verificationStatus}.`, { extra: { verificationStatus: c.verificationStatus } });
@@ -50,26 +53,39 @@ async function quoteThenCustomer<C>(resolve: () => Promise<Quote>, lock: () => P
   return { quote, customer };
 }
 
+/**
+ * An on-ramp writes first and locks its customer last: the quote is redeemed, the transaction inserted with its
+ * reservation, event and payment deadlines (one statement), and only then is the customer locked with its limit usage,
+ * checked (APPROVED, within limits counting this reservation) and the transaction committed; a refusal rolls it all
+ * back. The customer's lock, which every on-ramp of that customer waits for, is held from that statement to the COMMIT
+ * alone. No foreign key points at a customer, so the insert takes no lock on the customer's row. The customer's refusal
+ * is still told first: a refused or mismatched quote is answered after the customer's checks.
+ */
 export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
   if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
   const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
+  // Ids are stored lower case (the uuid column's own text form), the echo in `request` too.
+  const customerId = body.customerId.toLowerCase();
   return db.transaction(async (tx) => {
     const id = newId();
-    const { quote, customer } = await quoteThenCustomer(
-      () => resolveQuote(tx, deps, partnerId, body.customerId, id, { ...body, rail }, 'sourceAmount', market),
-      () => approvedCustomer(tx, deps, partnerId, body.customerId, 'customerId'),
-    );
-    if (!isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)) {
-      throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
-    }
-    if (rail && rail !== quote.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${quote.rail}` }]);
-    const blockchain = body.blockchain ?? quote.blockchain;
     const now = deps.clock.now();
+    const customer = () => approvedCustomer(tx, deps, partnerId, customerId, 'customerId', now);
+    const quote = await resolveQuote(tx, deps, partnerId, customerId, id, { ...body, rail }, 'sourceAmount', market).catch(async (err: unknown) => {
+      if (err instanceof AppError) await customer();
+      throw err;
+    });
+    const mismatch = !isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)
+      ? invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }])
+      : rail && rail !== quote.rail
+        ? invalid([{ path: 'rail', message: `the locked quote is for ${quote.rail}` }])
+        : undefined;
+    if (mismatch) {
+      await customer();
+      throw mismatch;
+    }
+    const blockchain = body.blockchain ?? quote.blockchain;
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
-    // The reservation rides along the transaction's insert, and the deadlines along its event: fewer round trips while
-    // the customer's row is locked.
-    const reservation = await checkLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
     // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
     const reference = id.replaceAll('-', '').slice(0, 25);
@@ -77,12 +93,12 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const values = {
       id,
       partnerId,
-      customerId: customer.id,
+      customerId,
       type: 'ON_RAMP',
       status: initialStatus('ON_RAMP'),
       blockchain,
       request: {
-        customerId: customer.id,
+        customerId,
         purpose: body.purpose,
         rail: quote.rail,
         sourceCurrency: quote.sourceCurrency,
@@ -101,10 +117,11 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
       updatedAt: now,
     } satisfies Parameters<typeof insertTransaction>[1];
     // One statement for the row, its reservation, its event and its payment deadlines (the event and the deadlines are
-    // made from the row as the insert stores it): the fewer round trips under the customer's lock, the sooner the next
-    // transaction of that customer gets it.
+    // made from the row as the insert stores it).
     const created = asInserted(values);
+    const reservation = reservationInsert({ partnerId, customerId, amountUsd, reference: id }, now);
     const row = await insertTransaction(tx, values, [reservation, recordRider(created, now), jobsInsert(onRampDeadlines(deps, created, expiresAt))]);
+    checkReservedLimit(await customer(), amountUsd);
     wakeWorkers();
     return row;
   });
