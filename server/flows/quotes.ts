@@ -75,8 +75,8 @@ export async function quote(db: Db, deps: QuoteDeps, partnerId: string, body: Qu
   if (issues.length) throw invalid(issues);
   if (body.customerId !== undefined && !(await customerExists(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
   const priced = await priceFor(db, deps, partnerId, body);
-  const now = new Date(priced.createdAt);
   if (body.type === 'FLOATING') return priced;
+  const now = new Date(priced.createdAt);
   const id = newId();
   const expiresAt = new Date(now.getTime() + timeLockSeconds(priced.timeLock as TimeLock) * 1000);
   const locked: Quote = { id, ...priced, expiresAt: expiresAt.toISOString() };
