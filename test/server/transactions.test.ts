@@ -266,6 +266,37 @@ describe('on-ramp', () => {
   });
 });
 
+describe("another partner's customer", () => {
+  test("an on-ramp for another partner's customer is 404 naming customerId, and leaves nothing behind (the insert that went first is rolled back)", async () => {
+    const a = await approved();
+    const b = await approved();
+    const { db } = server.deps.store;
+    const count = async (table: string, column: string, value: string) =>
+      Number(((await db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = '${value}'`))) as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? NaN);
+    // B's own lock, bound to no customer yet, and a market-priced on-ramp: both name A's customer.
+    const { body: lock } = await b.api.post('/v2/exchange-rates', { type: 'LOCKED', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' });
+    const jobsBefore = await count('jobs', 'partner_id', b.partnerId);
+    for (const body of [
+      { customerId: a.id, exchangeRateId: lock.id, purpose: 'BILLS' },
+      { customerId: a.id.toUpperCase(), purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '10.00' },
+    ]) {
+      const res = await b.api.post('/v2/transactions/on-ramp', body);
+      assert.equal(res.status, 404, res.text);
+      assert.equal(res.body.errors[0].path, 'customerId');
+    }
+    assert.equal(await count('transactions', 'customer_id', a.id), 0);
+    assert.equal(await count('limit_reservations', 'customer_id', a.id), 0);
+    assert.equal(await count('transactions', 'partner_id', b.partnerId), 0);
+    assert.equal(await count('jobs', 'partner_id', b.partnerId), jobsBefore, 'no payment deadlines scheduled');
+    assert.equal((await b.api.get('/v2/events?eventType=onramp.')).body.data.length, 0);
+    // The lock is still unused and unbound: B's own customer can use it.
+    const used = await b.api.post('/v2/transactions/on-ramp', { customerId: b.id.toUpperCase(), exchangeRateId: lock.id, purpose: 'BILLS' });
+    assert.equal(used.status, 201, used.text);
+    assert.equal(used.body.customerId, b.id);
+    assert.equal(used.body.request.customerId, b.id);
+  });
+});
+
 describe('limits on transactions', () => {
   test('a breach answers 422 TRANSACTION_LIMIT_EXCEEDED naming the limit', async () => {
     const { api, id } = await approved();
