@@ -11,7 +11,7 @@ import type { Db } from '../store/db';
 import type { PartyRow } from '../store/queries/associated-parties';
 import type { CustomerRow } from '../store/queries/customers';
 import type { DocumentRow } from '../store/queries/documents';
-import { latestVerification, type VerificationRow } from '../store/queries/verifications';
+import { latestStatusReasons, type VerificationRow } from '../store/queries/verifications';
 import { limitSetWith } from '../flows/limits';
 import { limitWindows, transactionLimits } from '../domain/limits';
 import { type CustomerParts, getCustomerWithParts, loadCustomerParts } from '../store/queries/customer-parts';
@@ -60,6 +60,9 @@ export async function presentCustomers(db: Db, deps: PresentDeps, rows: Customer
       partsOptions(deps, opts),
     ));
   const snapshots = buildKycSnapshots(rows, parts.docs, parts.parties);
+  // The latest review's reasons of the customers in TEMPORARY_REJECTION: one statement for the page, none when there are none.
+  const rejected = rows.filter((r) => r.verificationStatus === 'TEMPORARY_REJECTION').map((r) => r.id);
+  const reasons = await latestStatusReasons(db, partnerId, rejected);
   const out: Customer[] = [];
   for (const row of rows) {
     const used = parts.used.find((u) => u.customerId === row.id) ?? { daily: '0', monthly: '0' };
@@ -71,7 +74,7 @@ export async function presentCustomers(db: Db, deps: PresentDeps, rows: Customer
           wallets: parts.wallets.filter((w) => w.customerId === row.id),
           balances: opts.includeBalances ? parts.balances.filter((b) => b.customerId === row.id) : undefined,
           limits: opts.includeTransactionLimits ? transactionLimits(limitSetWith(row, parts.overrides.find((o) => o.customerId === row.id)), used) : undefined,
-          statusReason: row.verificationStatus === 'TEMPORARY_REJECTION' ? ((await latestVerification(db, partnerId, row.id))?.statusReason ?? undefined) : undefined,
+          statusReason: reasons.get(row.id) ?? undefined,
         },
         deps,
         opts.withLink ?? true,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
-import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
+import { approvedIndividual, approvedInNewPartner, readyIndividual } from './kyc-helpers';
 
 let server: TestServer;
 let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
@@ -66,6 +66,35 @@ describe('what is cached to save them', () => {
     const res = await other.api.post('/v2/exchange-rates', floating());
     assert.equal(res.status, 404, res.text);
     assert.equal(res.body.errors[0].path, 'customerId');
+  });
+});
+
+describe('a page of a list', () => {
+  test('customers in TEMPORARY_REJECTION each show their own latest reason, in as many statements for a page of three as of one', async () => {
+    const p = await newPartner(server);
+    const rejected = async (how: 'sandbox' | 'review') => {
+      const id = await readyIndividual(server, p.api, p.apiKey, how === 'review' ? 2 : 0);
+      assert.equal((await p.api.post(`/v2/sandbox/customers/${id}/liveness`)).status, 200);
+      if (how === 'sandbox') assert.equal((await p.api.post(`/v2/sandbox/customers/${id}/review`, { outcome: 'TEMPORARY_REJECTION' })).status, 200);
+      return id;
+    };
+    const sandboxed = [await rejected('sandbox'), await rejected('sandbox')];
+    const reviewed = await rejected('review');
+    await server.advance(61); // the simulated review rejects a tax id ending in 2: an outdated bank statement
+    const approved = await approvedIndividual(server, p.api, p.apiKey);
+    const labels = (c: { verification: { statusReason?: { rejectLabels: string[] } } }) => c.verification.statusReason?.rejectLabels.join();
+    const page = async (size: number) => {
+      const res = await p.api.get(`/v2/customers?status=TEMPORARY_REJECTION&size=${size}`);
+      assert.equal(res.status, 200, res.text);
+      return res.body.data as { id: string; verification: { statusReason?: { rejectLabels: string[] } } }[];
+    };
+    const three = await page(3);
+    assert.deepEqual(new Map(three.map((c) => [c.id, labels(c)])), new Map([[sandboxed[0], 'SANDBOX_REVIEW'], [sandboxed[1], 'SANDBOX_REVIEW'], [reviewed, 'DOCUMENT_OUTDATED']]));
+    for (const c of three) assert.deepEqual(c.verification.statusReason, (await p.api.get(`/v2/customers/${c.id}`)).body.verification.statusReason, 'as the read shows it');
+    const all = (await p.api.get('/v2/customers?size=10')).body.data as { id: string; verification: { statusReason?: unknown } }[];
+    assert.equal(all.find((c) => c.id === approved)!.verification.statusReason, undefined, 'an approved customer shows none');
+    const one = await counted(async () => void (await page(1)));
+    assert.equal(await counted(async () => void (await page(3))), one, 'no statement per row');
   });
 });
 

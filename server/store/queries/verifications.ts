@@ -1,5 +1,5 @@
 // Verification rows: the reviews of a customer, newest first.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db';
 import { verifications } from '../schema/index';
 
@@ -18,6 +18,17 @@ export async function latestVerification(db: Db, partnerId: string, customerId: 
     .orderBy(desc(verifications.id))
     .limit(1);
   return row;
+}
+
+/** The latest review's status reason of each of these customers of the partner, in one statement (a page of a list). */
+export async function latestStatusReasons(db: Db, partnerId: string, customerIds: string[]): Promise<Map<string, VerificationRow['statusReason']>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([verifications.customerId], { customerId: verifications.customerId, statusReason: verifications.statusReason })
+    .from(verifications)
+    .where(and(eq(verifications.partnerId, partnerId), inArray(verifications.customerId, customerIds)))
+    .orderBy(verifications.customerId, desc(verifications.id));
+  return new Map(rows.map((r) => [r.customerId, r.statusReason]));
 }
 
 export async function getVerification(db: Db, partnerId: string, customerId: string, id: string): Promise<VerificationRow | undefined> {
