@@ -226,12 +226,16 @@ async function seedCustomers(from: number, to: number): Promise<void> {
         FROM generate_series(${start}, ${end}) AS i`,
     );
   }
-  await server.execute('ANALYZE customers');
+  // Vacuumed, analysed and written out now, so that neither an autovacuum of the seeded rows nor the writing of their
+  // dirty pages runs under the measurement that follows (CHECKPOINT needs a superuser or pg_checkpoint: best effort).
+  await server.execute('VACUUM ANALYZE customers');
+  await server.execute('CHECKPOINT').catch(() => undefined);
 }
 const listLoad: Load = { url: `${server.base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
+/** Three runs, their median req/s (one run slowed by the host's other tenants does not decide the ratio) and worst p99. */
 const listAt = async (): Promise<Result> => {
-  const runs = [await measure(listLoad), await measure(listLoad)];
-  return { rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99) };
+  const runs = [await measure(listLoad), await measure(listLoad), await measure(listLoad)];
+  return { rps: runs.map((r) => r.rps).sort((a, b) => a - b)[1]!, p99: Math.max(...runs.map((r) => r.p99)) };
 };
 await seedCustomers(0, 10_000);
 const small = await listAt();

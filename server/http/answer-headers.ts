@@ -12,7 +12,7 @@ import type { Context } from 'hono';
  */
 export function setAnswerHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && typeof outgoing.setHeader === 'function' && !outgoing.headersSent) outgoing.setHeader(name, value);
+  if (outgoing && !outgoing.headersSent) outgoing.setHeader(name, value);
   else if (c.finalized) c.res.headers.set(name, value);
   else c.header(name, value);
 }

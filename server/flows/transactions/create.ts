@@ -36,21 +36,19 @@ async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, custome
 }
 
 /**
- * A transaction's quote, then its customer locked and checked: a LOCKED quote is redeemed (a lock on the quote's row)
- * before the customer's row is locked, so the customer's lock, which every transaction of that customer waits for, is
- * held for a round trip less. Every path that redeems a quote takes the two in this order (no deadlock between them).
- * A refused quote is answered after the customer's checks, whose refusals come first.
+ * `step`'s answer; when it refuses (an AppError), the customer's refusal is told first: `customer` (the customer locked
+ * and checked) runs before the step's refusal is thrown, and throws its own when it has one. A transaction's quote is
+ * resolved this way before its customer is locked: a LOCKED quote is redeemed (a lock on the quote's row) first, so the
+ * customer's lock, which every transaction of that customer waits for, is held for less. Every path that redeems a
+ * quote takes the two in this order (no deadlock between them).
  */
-async function quoteThenCustomer<C>(resolve: () => Promise<Quote>, lock: () => Promise<C>): Promise<{ quote: Quote; customer: C }> {
-  let refused: AppError | undefined;
-  const quote = await resolve().catch((err: unknown) => {
-    if (!(err instanceof AppError)) throw err;
-    refused = err;
-    return undefined;
-  });
-  const customer = await lock();
-  if (!quote) throw refused!;
-  return { quote, customer };
+async function customerRefusalFirst<T>(customer: () => Promise<unknown>, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof AppError) await customer();
+    throw err;
+  }
 }
 
 /**
@@ -71,19 +69,14 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const id = newId();
     const now = deps.clock.now();
     const customer = () => approvedCustomer(tx, deps, partnerId, customerId, 'customerId', now);
-    const quote = await resolveQuote(tx, deps, partnerId, customerId, id, { ...body, rail }, 'sourceAmount', market).catch(async (err: unknown) => {
-      if (err instanceof AppError) await customer();
-      throw err;
+    const quote = await customerRefusalFirst(customer, async () => {
+      const q = await resolveQuote(tx, deps, partnerId, customerId, id, { ...body, rail }, 'sourceAmount', market);
+      if (!isFiat(q.sourceCurrency) || !isStablecoin(q.targetCurrency)) {
+        throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
+      }
+      if (rail && rail !== q.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${q.rail}` }]);
+      return q;
     });
-    const mismatch = !isFiat(quote.sourceCurrency) || !isStablecoin(quote.targetCurrency)
-      ? invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }])
-      : rail && rail !== quote.rail
-        ? invalid([{ path: 'rail', message: `the locked quote is for ${quote.rail}` }])
-        : undefined;
-    if (mismatch) {
-      await customer();
-      throw mismatch;
-    }
     const blockchain = body.blockchain ?? quote.blockchain;
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
@@ -140,20 +133,20 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     if (account.holderStatus !== 'APPROVED') {
       throw new AppError('INVALID_STATE', `The bank account holder must be APPROVED; it is ${account.holderStatus}.`, { extra: { holderStatus: account.holderStatus } });
     }
-    const { quote, customer } = await quoteThenCustomer(
-      () =>
-        resolveQuote(
-          tx,
-          deps,
-          partnerId,
-          account.customerId,
-          id,
-          { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
-          'amount',
-          market,
-        ),
-      () => approvedCustomer(tx, deps, partnerId, account.customerId, 'bankAccountId'),
+    const lockHolder = () => approvedCustomer(tx, deps, partnerId, account.customerId, 'bankAccountId');
+    const quote = await customerRefusalFirst(lockHolder, () =>
+      resolveQuote(
+        tx,
+        deps,
+        partnerId,
+        account.customerId,
+        id,
+        { exchangeRateId: body.exchangeRateId, rail: account.rail, sourceCurrency: body.sourceCurrency, targetCurrency: body.targetCurrency, sourceAmount: body.amount, blockchain: body.blockchain, partnerFeeId: body.partnerFeeId },
+        'amount',
+        market,
+      ),
     );
+    const customer = await lockHolder();
     if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
     }
