@@ -2,7 +2,7 @@
 // same bytes, measured in the same run and interleaved (bare, app, bare, app). The load generator is autocannon
 // (bench/load.mjs) in this process; the floor (bench/bare.mjs) and the server under test (bench/server.ts, bundled) each
 // run in a child process of their own, and the server's RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
-// BENCH_DURATION_MS, BENCH_CONNECTIONS and BENCH_LIST_ROWS tune the run.
+// BENCH_DURATION_MS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP_MS and BENCH_LIST_ROWS tune the run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -35,7 +35,16 @@ interface Result {
   p99: number;
 }
 
+/** Interleaved rounds per hot path (floor, app, floor, app, …), after an unmeasured warm-up of both of this long. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000);
+
 const measure = (l: Load): Promise<Result> => load({ ...l, connections: CONNECTIONS, durationMs: DURATION_MS });
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 function hasPgbench(): boolean {
   try {
@@ -154,15 +163,18 @@ async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number 
     const bareBody = Buffer.from(await sample.arrayBuffer());
     if (!sample.ok) throw new Error(`${c.name}: ${sample.status} ${bareBody.toString()}`);
     await setBareBody(bareBody);
+    const bareLoad = { ...c.load, url: `http://127.0.0.1:${barePort}/` };
+    // Both warmed up first (unmeasured), so that no round measures the JIT compiling this case's path.
+    await load({ ...c.load, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+    await load({ ...bareLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
     const apps: Result[] = [];
     const bares: Result[] = [];
-    for (let round = 0; round < 2; round++) {
-      bares.push(await measure({ ...c.load, url: `http://127.0.0.1:${barePort}/` }));
+    for (let round = 0; round < ROUNDS; round++) {
+      bares.push(await measure(bareLoad));
       apps.push(await measure(c.load));
     }
-    const rps = apps.reduce((sum, r) => sum + r.rps, 0) / apps.length;
-    const bareRps = bares.reduce((sum, r) => sum + r.rps, 0) / bares.length;
-    rows.push({ name: c.name, workers: s.workers, rps, p99: Math.max(...apps.map((r) => r.p99)), bareRps, ratio: rps / bareRps });
+    // Medians: of each side's req/s, and of the rounds' ratios (each round's app against the floor measured just before it).
+    rows.push({ name: c.name, workers: s.workers, rps: median(apps.map((r) => r.rps)), p99: Math.max(...apps.map((r) => r.p99)), bareRps: median(bares.map((r) => r.rps)), ratio: median(apps.map((r, i) => r.rps / bares[i]!.rps)) });
   }
   return { rows, peakRss: await s.ask<number>({ peakRss: true }) };
 }
@@ -189,8 +201,10 @@ async function lockAndOnRamp(s: BenchServer, customers: number): Promise<{ custo
     ...(customers > 1 ? { perConnection: ids.map((customerId) => ({ customerId })) } : {}),
   };
   await s.ask({ peakRss: true }); // earlier work (seeding) is not this load: the peak restarts here
-  const runs = [await measure(pairLoad), await measure(pairLoad)];
-  return { customers, rps: (runs[0]!.rps + runs[1]!.rps) / 2, p99: Math.max(runs[0]!.p99, runs[1]!.p99), peakRss: await s.ask<number>({ peakRss: true }) };
+  await load({ ...pairLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+  const runs: Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) runs.push(await measure(pairLoad));
+  return { customers, rps: median(runs.map((r) => r.rps)), p99: Math.max(...runs.map((r) => r.p99)), peakRss: await s.ask<number>({ peakRss: true }) };
 }
 
 const server = await startServer(1);
@@ -232,10 +246,12 @@ async function seedCustomers(from: number, to: number): Promise<void> {
   await server.execute('CHECKPOINT').catch(() => undefined);
 }
 const listLoad: Load = { url: `${server.base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
-/** Three runs, their median req/s (one run slowed by the host's other tenants does not decide the ratio) and worst p99. */
+/** After a warm-up, ROUNDS runs: their median req/s (one run slowed by the host's other tenants does not decide the ratio) and worst p99. */
 const listAt = async (): Promise<Result> => {
-  const runs = [await measure(listLoad), await measure(listLoad), await measure(listLoad)];
-  return { rps: runs.map((r) => r.rps).sort((a, b) => a - b)[1]!, p99: Math.max(...runs.map((r) => r.p99)) };
+  await load({ ...listLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+  const runs: Result[] = [];
+  for (let round = 0; round < ROUNDS; round++) runs.push(await measure(listLoad));
+  return { rps: median(runs.map((r) => r.rps)), p99: Math.max(...runs.map((r) => r.p99)) };
 };
 await seedCustomers(0, 10_000);
 const small = await listAt();
@@ -259,7 +275,8 @@ if (server.kind === 'postgres' && hasPgbench()) {
       const out = execFileSync('pgbench', [...args, '-c', String(CONNECTIONS), '-j', '2', '-T', String(secs), '-n', db], { encoding: 'utf8' });
       return Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
     };
-    pgbenchTps = (tps(Math.max(1, Math.round(DURATION_MS / 1000))) + tps(Math.max(1, Math.round(DURATION_MS / 1000)))) / 2;
+    const secs = Math.max(1, Math.round(DURATION_MS / 1000));
+    pgbenchTps = median(Array.from({ length: ROUNDS }, () => tps(secs)));
     for (const p of pairRuns) p.ratio = p.rps / pgbenchTps;
   } finally {
     try {

@@ -46,7 +46,7 @@ export async function load({ url, method = 'GET', headers = {}, body, then, perC
       : undefined;
     opts.requests = [{ method, path: u.pathname + u.search, headers: hdrs, body: payload, ...(setupRequest ? { setupRequest } : {}) }];
   }
-  await run({ ...opts, duration: warmupMs / 1000 });
+  if (warmupMs > 0) await run({ ...opts, duration: warmupMs / 1000 });
   const r = await run({ ...opts, duration: durationMs / 1000 });
   if (r.non2xx > 0 || r.errors > 0) {
     const codes = Object.keys(r.statusCodeStats ?? {}).join(', ');
