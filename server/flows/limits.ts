@@ -8,7 +8,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import type { Rider } from '../store/reusable';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
-import { getOverride, type LimitUsage, overrideAndUsage, reservationInsert } from '../store/queries/limits';
+import { addToLimitUsage, getOverride, type LimitUsage, lockedOverrideAndUsage, overrideAndUsage, reservationInsert } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
   return limitSetWith(row, await getOverride(db, row.partnerId, row.id));
@@ -52,6 +52,8 @@ export async function reserveLimit(
 ): Promise<void> {
   const reservation = await checkLimit(tx, deps, c, amountUsd, reference);
   await tx.insert(reservation.table).values(reservation.rows as never);
+  const [row] = reservation.rows as { partnerId: string; customerId: string; createdAt: Date }[];
+  await addToLimitUsage(tx, { partnerId: row!.partnerId, customerId: row!.customerId, amountUsd }, row!.createdAt);
 }
 
 /** reserveLimit's check: the customer locked (unless the caller did), its usage, the limits; answers the reservation to insert. */
@@ -68,7 +70,7 @@ async function checkLimit(
   const now = deps.clock.now();
   // The usage read with the lock (lockCustomerWithUsage) when there is one: its windows are those of a moment earlier,
   // which can only count more (a day or month that has just ended), never less.
-  const { override, used } = locked?.usage ?? (await overrideAndUsage(tx, row.partnerId, row.id, limitWindows(now)));
+  const { override, used } = locked?.usage ?? (await lockedOverrideAndUsage(tx, row.partnerId, row.id, limitWindows(now)));
   refuseBreach(limitSetWith(row, override), used, amountUsd);
   return reservationInsert({ partnerId: row.partnerId, customerId: row.id, amountUsd, reference }, now);
 }

@@ -5,7 +5,7 @@ import { Decimal } from 'decimal.js';
 import { hasError, isStaticPix, parsePix } from 'pix-utils';
 import { eq, sql } from 'drizzle-orm';
 import { balanceDrift, ledgerSums } from '../../server/store/queries/ledger';
-import { events } from '../../server/store/schema/index';
+import { events, limitUsage } from '../../server/store/schema/index';
 import { client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 import { pixAccount, selfPixAccount, sepaAccount, settle, swiftAccount } from './transactions-helpers';
@@ -317,6 +317,49 @@ describe('limits on transactions', () => {
     assert.equal(over.body.remaining, '0.00');
     const limits = (await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits;
     assert.deepEqual(limits.daily, { max: '1000.00', used: '1000.00', remaining: '0.00' });
+  });
+});
+
+describe('limits counted from running totals (not a sum of the month under the customer\'s lock)', () => {
+  test('each on-ramp adds itself, the check reads the totals, a release gives its amount back, and a new day starts the daily total again', async () => {
+    const { api, id } = await approved();
+    assert.equal((await api.send('PUT', `/v2/customers/${id}/transaction-limits`, { single: '1000.00', daily: '1000.00', monthly: '5000.00' })).status, 200);
+    const onRamp = (sourceAmount: string) => api.post('/v2/transactions/on-ramp', { customerId: id, purpose: 'BILLS', rail: 'ACH', sourceCurrency: 'USD', targetCurrency: 'USDC', sourceAmount });
+    const totals = async () => {
+      const [row] = await server.deps.store.db.select().from(limitUsage).where(eq(limitUsage.customerId, id));
+      return row!;
+    };
+    const partnerNow = async () => new Date((await api.post('/v2/exchange-rates', { customerId: id, type: 'FLOATING', rail: 'ACH', sourceCurrency: 'USD', targetCurrency: 'USDC', sourceAmount: '1.00' })).body.createdAt);
+    for (const amount of ['400.00', '300.00']) assert.equal((await onRamp(amount)).status, 201, amount);
+    assert.equal(new Decimal((await totals()).daily).toFixed(2), '700.00');
+    assert.equal(new Decimal((await totals()).monthly).toFixed(2), '700.00');
+    // The check reads the totals: 150 more in them (as if another reservation were counted) leaves 150 of the day.
+    const bump = (by: string) => server.deps.store.db.update(limitUsage).set({ daily: sql`${limitUsage.daily} + ${by}::numeric` }).where(eq(limitUsage.customerId, id));
+    await bump('150');
+    const refused = await onRamp('200.00');
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.body.limit, 'daily');
+    assert.equal(refused.body.remaining, '150.00');
+    await bump('-150');
+    assert.equal(new Decimal((await totals()).daily).toFixed(2), '700.00', 'a refused on-ramp leaves the totals as they were');
+    // Both on-ramps expire unpaid: released, their amounts no longer count, though the totals (of what was reserved) keep them.
+    await server.advance(15 * 60 + 1);
+    const limits = async () => (await api.get(`/v2/customers/${id}?includeTransactionLimits=true`)).body.transactionLimits;
+    assert.equal((await limits()).daily.used, '0.00');
+    assert.equal((await onRamp('1000.00')).status, 201, 'the released amounts are back');
+    const over = await onRamp('0.01');
+    assert.equal(over.status, 422, over.text);
+    assert.equal(over.body.remaining, '0.00');
+    // A day later: the daily total starts again (recomputed for the new day's window).
+    const before = await partnerNow();
+    await server.advance(24 * 60 * 60);
+    const after = await partnerNow();
+    assert.equal((await onRamp('1000.00')).status, 201, 'a new day');
+    const row = await totals();
+    assert.equal(new Decimal(row.daily).toFixed(2), '1000.00');
+    assert.ok(row.dayStart.getTime() > before.getTime() - 24 * 3600 * 1000 && row.dayStart.getTime() <= after.getTime());
+    // Yesterday's 1000.00 on-ramp expired unpaid too (released): the month counts today's alone, in a new month or not.
+    assert.equal((await limits()).monthly.used, '1000.00');
   });
 });
 

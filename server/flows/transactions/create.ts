@@ -24,10 +24,10 @@ import { onRampDeadlines, PAYMENT_WINDOW_SECONDS, scheduleStep } from './rails';
 
 /**
  * The customer, locked, with its limit usage as of the lock (the limit check that follows needs no statement of its
- * own), counted in the windows of `at`.
+ * own), counted in the windows of `at`; `add`, this transaction's reservation when it is already inserted (an on-ramp's).
  */
-async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, customerId: string, path: string, at = deps.clock.now()): Promise<CustomerRow & { usage: LimitUsage }> {
-  const c = await lockCustomerWithUsage(tx, partnerId, customerId, limitWindows(at));
+async function approvedCustomer(tx: Db, deps: TxDeps, partnerId: string, customerId: string, path: string, at = deps.clock.now(), add = '0'): Promise<CustomerRow & { usage: LimitUsage }> {
+  const c = await lockCustomerWithUsage(tx, partnerId, customerId, limitWindows(at), add);
   if (!c) throw unknownReference(path, 'customer');
   if (c.verificationStatus !== 'APPROVED') {
     throw new AppError('INVALID_STATE', `The customer must be APPROVED to transact; it is ${c.verificationStatus}.`, { extra: { verificationStatus: c.verificationStatus } });
@@ -68,7 +68,8 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
   return db.transaction(async (tx) => {
     const id = newId();
     const now = deps.clock.now();
-    const customer = () => approvedCustomer(tx, deps, partnerId, customerId, 'customerId', now);
+    // Locked with no reservation of its own when a refusal is about to roll everything back; with it, last.
+    const customer = (reserved = '0') => approvedCustomer(tx, deps, partnerId, customerId, 'customerId', now, reserved);
     const quote = await customerRefusalFirst(customer, async () => {
       const q = await resolveQuote(tx, deps, partnerId, customerId, id, { ...body, rail }, 'sourceAmount', market);
       if (!isFiat(q.sourceCurrency) || !isStablecoin(q.targetCurrency)) {
@@ -114,7 +115,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const created = asInserted(values);
     const reservation = reservationInsert({ partnerId, customerId, amountUsd, reference: id }, now);
     const row = await insertTransaction(tx, values, [reservation, recordRider(created, now), jobsInsert(onRampDeadlines(deps, created, expiresAt))]);
-    checkReservedLimit(await customer(), amountUsd);
+    checkReservedLimit(await customer(amountUsd), amountUsd);
     wakeWorkers();
     return row;
   });

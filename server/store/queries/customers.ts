@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db';
 import { reusable } from '../reusable';
 import { customers } from '../schema/index';
-import { type LimitUsage, limitUsageOf, limitUsageSql } from './limits';
+import { type LimitUsage, limitUsageOf, lockedLimitUsageSql } from './limits';
 import { paginate } from './paginate';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -64,7 +64,7 @@ export async function lockCustomer(tx: Db, partnerId: string, id: string): Promi
   return row;
 }
 
-const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string; monthStart: string }, (CustomerRow & { usage: Parameters<typeof limitUsageOf>[0] })[]>('lock_customer_with_usage', (db, p) => {
+const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string; monthStart: string; add: string }, (CustomerRow & { usage: Parameters<typeof limitUsageOf>[0] })[]>('lock_customer_with_usage', (db, p) => {
   const locked = db
     .select()
     .from(customers)
@@ -75,9 +75,9 @@ const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string
   return db
     .select({
       ...columns,
-      // Computed on the row after the subquery locked it: ramp_limit_usage is VOLATILE, so its query takes a snapshot
-      // of its own, after the lock was granted (migration 0011).
-      usage: limitUsageSql(locked.partnerId, locked.id, p('dayStart'), p('monthStart')),
+      // Computed on the row after the subquery locked it: ramp_limit_usage_locked is VOLATILE, so its statements take
+      // snapshots of their own, after the lock was granted (migrations 0011, 0012).
+      usage: lockedLimitUsageSql(locked.partnerId, locked.id, p('dayStart'), p('monthStart'), p('add')),
     })
     .from(locked);
 });
@@ -85,10 +85,11 @@ const lockWithUsage = reusable<{ partnerId: string; id: string; dayStart: string
 /**
  * lockCustomer, and in the same round trip the customer's limit usage as of the moment the lock was granted (so it
  * counts every reservation committed by the transaction that held the lock before): a transaction's limit check needs
- * no statement of its own while the customer's row is locked.
+ * no statement of its own while the customer's row is locked. `add`: this transaction's own reservation, already
+ * inserted (USD), which the running totals take in here (the usage answered counts it); '0' when there is none yet.
  */
-export async function lockCustomerWithUsage(tx: Db, partnerId: string, id: string, windows: { dayStart: Date; monthStart: Date }): Promise<(CustomerRow & { usage: LimitUsage }) | undefined> {
-  const [found] = await lockWithUsage(tx, { partnerId, id, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
+export async function lockCustomerWithUsage(tx: Db, partnerId: string, id: string, windows: { dayStart: Date; monthStart: Date }, add = '0'): Promise<(CustomerRow & { usage: LimitUsage }) | undefined> {
+  const [found] = await lockWithUsage(tx, { partnerId, id, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString(), add });
   if (!found) return undefined;
   const { usage, ...row } = found;
   return { ...row, usage: limitUsageOf(usage) };

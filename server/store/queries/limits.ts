@@ -3,7 +3,7 @@ import { and, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import { newId } from '../../ids';
 import type { Db } from '../db';
 import { type Rider, reusable } from '../reusable';
-import { limitOverrides, limitReservations } from '../schema/index';
+import { limitOverrides, limitReservations, limitUsage } from '../schema/index';
 
 export async function getOverride(db: Db, partnerId: string, customerId: string) {
   const [row] = await db
@@ -34,6 +34,14 @@ type UsageJson = { override: LimitUsage['override'] | null; daily: string; month
 export const limitUsageSql = (partnerId: SQLWrapper, customerId: SQLWrapper, dayStart: SQLWrapper, monthStart: SQLWrapper) =>
   sql<UsageJson | string>`ramp_limit_usage(${partnerId}, ${customerId}, ${dayStart}::timestamptz, ${monthStart}::timestamptz)`;
 
+/**
+ * `ramp_limit_usage_locked(partner, customer, dayStart, monthStart, add)` (migration 0012): the same answer from the
+ * customer's running totals, adding `add` (the caller's own reservation, already inserted) to them. Only on a customer
+ * row locked in the same transaction (lockCustomerWithUsage, reserveLimit's check): the lock serialises the totals' writers.
+ */
+export const lockedLimitUsageSql = (partnerId: SQLWrapper, customerId: SQLWrapper, dayStart: SQLWrapper, monthStart: SQLWrapper, add: SQLWrapper) =>
+  sql<UsageJson | string>`ramp_limit_usage_locked(${partnerId}, ${customerId}, ${dayStart}::timestamptz, ${monthStart}::timestamptz, ${add}::numeric)`;
+
 /** What ramp_limit_usage answered (node-postgres and PGlite parse json; a string is parsed here). */
 export function limitUsageOf(value: UsageJson | string): LimitUsage {
   const u = typeof value === 'string' ? (JSON.parse(value) as UsageJson) : value;
@@ -48,6 +56,31 @@ const usageQuery = reusable<{ partnerId: string; customerId: string; dayStart: s
 export async function overrideAndUsage(db: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }): Promise<LimitUsage> {
   const [row] = await usageQuery(db, { partnerId, customerId, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
   return limitUsageOf(row!.usage);
+}
+
+const lockedUsageQuery = reusable<{ partnerId: string; customerId: string; dayStart: string; monthStart: string }, { usage: UsageJson | string }[]>('locked_override_and_usage', (db, p) =>
+  db.select({ usage: lockedLimitUsageSql(p('partnerId'), p('customerId'), p('dayStart'), p('monthStart'), sql`0`) }).from(sql`(SELECT 1) AS one`),
+);
+
+/** overrideAndUsage for a customer whose row `tx` holds locked, from its running totals (ramp_limit_usage_locked). */
+export async function lockedOverrideAndUsage(tx: Db, partnerId: string, customerId: string, windows: { dayStart: Date; monthStart: Date }): Promise<LimitUsage> {
+  const [row] = await lockedUsageQuery(tx, { partnerId, customerId, dayStart: windows.dayStart.toISOString(), monthStart: windows.monthStart.toISOString() });
+  return limitUsageOf(row!.usage);
+}
+
+/**
+ * A reservation made after its limit check (reserveLimit), added to the customer's running totals of the windows that
+ * hold its instant; the customer's row is locked in `tx`. Totals of other windows are left alone: the next check
+ * recomputes them from the reservations, this one included.
+ */
+export async function addToLimitUsage(tx: Db, r: { partnerId: string; customerId: string; amountUsd: string }, at: Date): Promise<void> {
+  await tx
+    .update(limitUsage)
+    .set({
+      daily: sql`${limitUsage.daily} + CASE WHEN ${at.toISOString()}::timestamptz >= ${limitUsage.dayStart} THEN ${r.amountUsd}::numeric ELSE 0 END`,
+      monthly: sql`${limitUsage.monthly} + CASE WHEN ${at.toISOString()}::timestamptz >= ${limitUsage.monthStart} THEN ${r.amountUsd}::numeric ELSE 0 END`,
+    })
+    .where(and(eq(limitUsage.partnerId, r.partnerId), eq(limitUsage.customerId, r.customerId)));
 }
 
 /** A reservation's row, to ride along the transaction's own insert (see insertTransaction) or be inserted alone. */
