@@ -40,6 +40,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000);
 
 const measure = (l: Load): Promise<Result> => load({ ...l, connections: CONNECTIONS, durationMs: DURATION_MS });
+/** The unmeasured warm-up before a case's rounds: the JIT compiles its path here, not in a measured round. */
+const warm = (l: Load): Promise<Result> => load({ ...l, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
 const median = (xs: number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -165,8 +167,8 @@ async function hotPaths(s: BenchServer): Promise<{ rows: Row[]; peakRss: number 
     await setBareBody(bareBody);
     const bareLoad = { ...c.load, url: `http://127.0.0.1:${barePort}/` };
     // Both warmed up first (unmeasured), so that no round measures the JIT compiling this case's path.
-    await load({ ...c.load, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
-    await load({ ...bareLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+    await warm(c.load);
+    await warm(bareLoad);
     const apps: Result[] = [];
     const bares: Result[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -201,7 +203,7 @@ async function lockAndOnRamp(s: BenchServer, customers: number): Promise<{ custo
     ...(customers > 1 ? { perConnection: ids.map((customerId) => ({ customerId })) } : {}),
   };
   await s.ask({ peakRss: true }); // earlier work (seeding) is not this load: the peak restarts here
-  await load({ ...pairLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+  await warm(pairLoad);
   const runs: Result[] = [];
   for (let round = 0; round < ROUNDS; round++) runs.push(await measure(pairLoad));
   return { customers, rps: median(runs.map((r) => r.rps)), p99: Math.max(...runs.map((r) => r.p99)), peakRss: await s.ask<number>({ peakRss: true }) };
@@ -248,7 +250,7 @@ async function seedCustomers(from: number, to: number): Promise<void> {
 const listLoad: Load = { url: `${server.base}/v2/customers?status=TEMPORARY_REJECTION&size=10`, headers: auth };
 /** After a warm-up, ROUNDS runs: their median req/s (one run slowed by the host's other tenants does not decide the ratio) and worst p99. */
 const listAt = async (): Promise<Result> => {
-  await load({ ...listLoad, connections: CONNECTIONS, durationMs: WARMUP_MS, warmupMs: 0 });
+  await warm(listLoad);
   const runs: Result[] = [];
   for (let round = 0; round < ROUNDS; round++) runs.push(await measure(listLoad));
   return { rps: median(runs.map((r) => r.rps)), p99: Math.max(...runs.map((r) => r.p99)) };

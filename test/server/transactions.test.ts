@@ -351,13 +351,13 @@ describe('limits counted from running totals (not a sum of the month under the c
     assert.equal(over.status, 422, over.text);
     assert.equal(over.body.remaining, '0.00');
     // A day later: the daily total starts again (recomputed for the new day's window).
-    const before = await partnerNow();
+    const dayBefore = await partnerNow();
     await server.advance(24 * 60 * 60);
-    const after = await partnerNow();
+    const dayAfter = await partnerNow();
     assert.equal((await onRamp('1000.00')).status, 201, 'a new day');
     const row = await totals();
     assert.equal(new Decimal(row.daily).toFixed(2), '1000.00');
-    assert.ok(row.dayStart.getTime() > before.getTime() - 24 * 3600 * 1000 && row.dayStart.getTime() <= after.getTime());
+    assert.ok(row.dayStart.getTime() > dayBefore.getTime() - 24 * 3600 * 1000 && row.dayStart.getTime() <= dayAfter.getTime());
     // Yesterday's 1000.00 on-ramp expired unpaid too (released): the month counts today's alone, in a new month or not.
     assert.equal((await limits()).monthly.used, '1000.00');
   });
