@@ -64,7 +64,7 @@ describe('KYB on the demo page', () => {
     await page.fill(`${o} #email`, 'finance@acme.example');
     await page.click(`${o} [data-testid=submit]`);
 
-    await page.waitForSelector(`${o} [data-step=info]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=info]`, { timeout: 20_000 });
     await page.fill(`${o} #info-phone`, '+551130000000');
     await fillAddress(page, 'info-address', o, funchal);
     await page.fill(`${o} #info-monthlyVolumeInUSD`, '250000');
@@ -81,7 +81,7 @@ describe('KYB on the demo page', () => {
     await page.fill(`${o} #info-servicesProvided`, 'Payment processing for online shops.');
     await page.click(`${o} [data-testid=info-submit]`);
 
-    await page.waitForSelector(`${o} [data-step=parties]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=parties]`, { timeout: 20_000 });
     await addParty(page, { type: 'BUSINESS', pct: '60' });
     const holdingId = await page.getAttribute(`${o} [data-testid=party][data-type=BUSINESS]`, 'data-party-id', { timeout: 20_000 });
     assert.ok(holdingId);
@@ -90,7 +90,7 @@ describe('KYB on the demo page', () => {
     const nestedId = await page.getAttribute(`${o} [data-party-id="${holdingId}"] [data-testid=party]`, 'data-party-id');
     await page.click(`${o} [data-testid=parties-continue]`);
 
-    await page.waitForSelector(`${o} [data-step=documents]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=documents]`, { timeout: 20_000 });
     for (const type of ['INCORPORATION_ARTICLES', 'SHAREHOLDER_REGISTRY', 'DIRECTORS_REGISTRY']) {
       await page.setInputFiles(`${o} [data-testid=uploader] [data-testid=input-${type}]`, files.pdf);
       await page.waitForSelector(`${o} [data-testid=uploader] [data-testid=sent-${type}]`, { timeout: 20_000 });

@@ -37,11 +37,11 @@ describe('KYC on the demo page', () => {
     const customerId = await createCustomerOnDemo(page, server);
     const o = 'ramp-onboarding';
 
-    await page.waitForSelector(`${o} [data-step=info]`);
+    await page.waitForSelector(`${o} section[data-step=info]`);
     await fillIndividualInformation(page, o);
     await page.click(`${o} [data-testid=info-submit]`);
 
-    await page.waitForSelector(`${o} [data-step=documents]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=documents]`, { timeout: 20_000 });
     await page.setInputFiles(`${o} [data-testid=uploader] [data-testid=input-ID_CARD-FRONT_SIDE]`, files.jpg);
     await page.setInputFiles(`${o} [data-testid=uploader] [data-testid=input-ID_CARD-BACK_SIDE]`, files.png);
     await page.setInputFiles(`${o} [data-testid=uploader] [data-testid=input-BANK_STATEMENT]`, files.pdf);
@@ -55,7 +55,7 @@ describe('KYC on the demo page', () => {
     );
     await page.click(`${o} [data-testid=documents-continue]`);
 
-    await page.waitForSelector(`${o} [data-step=liveness]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=liveness]`, { timeout: 20_000 });
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.click(`${o} [data-testid=start-liveness]`)]);
     await popup.waitForLoadState();
     popup.on('pageerror', (e) => errors.push(`popup: ${e.message}`));

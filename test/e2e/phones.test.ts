@@ -283,12 +283,12 @@ describe('the demo page on a phone and a desktop', () => {
     await page.tap(`${o} [data-testid=submit]`);
     await page.waitForSelector('#event-log li[data-event="ramp-customer-created"]', { timeout: 20_000 });
 
-    await page.waitForSelector(`${o} [data-step=info]`);
+    await page.waitForSelector(`${o} section[data-step=info]`);
     await fillIndividualInformation(page, o);
     await step(v, 'onboarding-information', o);
     await page.tap(`${o} [data-testid=info-submit]`);
 
-    await page.waitForSelector(`${o} [data-step=documents]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=documents]`, { timeout: 20_000 });
     await page.waitForSelector(`${o} [data-testid=uploader] [data-testid=input-ID_CARD-FRONT_SIDE]`, { state: 'attached' });
     await step(v, 'onboarding-documents', o);
     check(v, !/drag|drop|arraste|solte|arrastr/i.test(await page.locator(`${o} [data-testid=uploader]`).innerText()), 'a phone is not asked to drag files');
@@ -303,7 +303,7 @@ describe('the demo page on a phone and a desktop', () => {
     await step(v, 'onboarding-documents-sent', o);
     await page.tap(`${o} [data-testid=documents-continue]`);
 
-    await page.waitForSelector(`${o} [data-step=liveness]`, { timeout: 20_000 });
+    await page.waitForSelector(`${o} section[data-step=liveness]`, { timeout: 20_000 });
     await step(v, 'onboarding-liveness', o);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.tap(`${o} [data-testid=start-liveness]`)]);
     await popup.waitForLoadState();

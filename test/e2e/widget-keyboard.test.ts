@@ -87,7 +87,7 @@ describe('<ramp-widget> by keyboard alone', () => {
     const customerId: string = data[0].id;
 
     // Additional information: the name came from the first step; the rest typed, chosen by arrows, ticked by Space.
-    await page.waitForSelector('ramp-widget ramp-onboarding [data-step=info]', { timeout: 20_000 });
+    await page.waitForSelector('ramp-widget ramp-onboarding section[data-step=info]', { timeout: 20_000 });
     await typeInto(page, '#info-phone', '11987654321');
     await typeInto(page, '#info-address-line1', 'Av. Paulista, 1000');
     await typeInto(page, '#info-address-city', 'São Paulo');

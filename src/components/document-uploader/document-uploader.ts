@@ -179,10 +179,25 @@ export class RampDocumentUploader extends RampElement {
 
   private readonly i18n = new I18nController(this);
   private loadAbort: AbortController | undefined;
+  /** Uploads between the pick and the server's answer (the file check included). */
+  private readonly sending = new Set<Promise<void>>();
 
   /** The documents listed (newest first), for this customer or party. */
   get sentDocuments(): readonly Document[] {
     return this.documents;
+  }
+
+  /**
+   * Whether an upload is in flight; `settled()` resolves once none is, those started meanwhile included (each ends
+   * stored, refused or failed). A "continue" waits for it, so it never judges the documents on a half-sent set.
+   */
+  get busy(): boolean {
+    return this.sending.size > 0;
+  }
+
+  /** See `busy`. */
+  async settled(): Promise<void> {
+    while (this.sending.size) await Promise.allSettled([...this.sending]);
   }
 
   /** Reloads requirements and sent documents, e.g. after the review moved on. */
@@ -684,6 +699,16 @@ export class RampDocumentUploader extends RampElement {
 
   /** Checks the file (first attempt) and sends it; a retry sends the same fields with the same Idempotency-Key. */
   private async send(id: number): Promise<void> {
+    const sending = this.checkAndSend(id);
+    this.sending.add(sending);
+    try {
+      await sending;
+    } finally {
+      this.sending.delete(sending);
+    }
+  }
+
+  private async checkAndSend(id: number): Promise<void> {
     let upload = this.uploads.find((u) => u.id === id);
     if (!upload || upload.state === 'uploading') return;
     const { error: _previous, ...rest } = upload;

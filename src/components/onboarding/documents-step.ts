@@ -1,5 +1,6 @@
 // The documents step: <ramp-document-uploader> for the customer and, for a business, one per associated party; moves on once nothing is missing.
 import { html, nothing, type TemplateResult } from 'lit';
+import type { RampDocumentUploader } from '../document-uploader/document-uploader';
 import { humanize, requirementKey } from '../kyc-labels';
 import { partyName, partyTree, type PartyNode } from './parties';
 import { missingDocuments } from './resume';
@@ -8,6 +9,8 @@ import { alertFor, renderRequestAlert, type RequestAlert, type StepContext } fro
 export class DocumentsStep {
   private missing: { partyId?: string; name: string }[] = [];
   private checking = false;
+  /** Continue was pressed while an upload was still on its way. */
+  private waiting = false;
   private alert: RequestAlert | undefined;
 
   constructor(private readonly ctx: StepContext) {}
@@ -65,7 +68,7 @@ export class DocumentsStep {
           : nothing}
         <div part="actions" class="actions">
           <button part="submit" class="primary" type="button" data-testid="documents-continue" aria-disabled=${this.checking ? 'true' : 'false'} @click=${() => void this.continue()}>
-            ${this.ctx.t('kyc.continue')}
+            ${this.waiting ? this.ctx.t('kyc.documents.waiting') : this.ctx.t('kyc.continue')}
           </button>
         </div>
       </section>
@@ -89,6 +92,15 @@ export class DocumentsStep {
     this.alert = undefined;
     this.update();
     try {
+      // An upload still on its way would be counted missing (and the list then vanish when it lands): wait for it.
+      const uploaders = [...this.ctx.renderRoot.querySelectorAll<Element & Partial<Pick<RampDocumentUploader, 'busy' | 'settled'>>>('ramp-document-uploader')];
+      if (uploaders.some((u) => u.busy)) {
+        this.waiting = true;
+        this.ctx.announce(this.ctx.t('kyc.documents.waiting'));
+        this.update();
+        await Promise.all(uploaders.map((u) => u.settled?.()));
+        this.waiting = false;
+      }
       const client = this.ctx.client();
       const business = this.ctx.customer?.type === 'BUSINESS';
       const [customer, parties] = await Promise.all([client.getCustomer(), business ? client.listAssociatedParties().then((p) => p.data) : Promise.resolve([])]);
@@ -104,6 +116,7 @@ export class DocumentsStep {
       this.update();
     } catch (error) {
       this.checking = false;
+      this.waiting = false;
       this.alert = alertFor(error);
       this.ctx.report(error, 'getCustomer');
       this.update();

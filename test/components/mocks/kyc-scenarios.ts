@@ -95,6 +95,8 @@ export class KycBackend {
   livenessDone = false;
   /** The next uploads fail like this, in order. */
   failUploads: UploadFailure[] = [];
+  /** While set, an upload waits for it before it is stored and answered (a slow network). */
+  holdUploads: Promise<void> | undefined;
   /** How many times each Idempotency-Key reached an upload route. */
   readonly uploadKeys: string[] = [];
   private rejectedType: string | undefined;
@@ -331,6 +333,7 @@ export class KycBackend {
         const failure = this.failUploads.shift();
         if (failure === 'network') return HttpResponse.error();
         if (failure) return this.uploadProblem(failure);
+        await this.holdUploads;
         return this.once(request, () => this.storeDocument(request));
       }),
 

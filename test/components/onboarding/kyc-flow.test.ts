@@ -416,6 +416,35 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       expect(customerReads(), 'no polling once the review is decided').to.equal(reads);
     });
 
+    it('continue pressed while an upload is on its way waits for it, instead of listing that document as missing', async () => {
+      const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });
+      backend.documents.push({ id: 'd-PASSPORT', type: 'PASSPORT', side: null, country: 'BRA', associatedPartyId: null, status: 'SENT', comment: null, rejectLabels: [], fileName: 'p.jpg', contentType: 'image/jpeg', size: 1, sha256: '', createdAt: '' });
+      worker.use(...backend.handlers());
+      const el = await mount();
+      await atStep(el, 'documents');
+      let release!: () => void;
+      backend.holdUploads = new Promise((resolve) => (release = resolve));
+      const uploader = $<RampDocumentUploader>(el, '[data-testid="uploader"]');
+      await waitUntil(() => uploader.shadowRoot?.querySelector('[data-testid="input-BANK_STATEMENT"]'), 'the statement zone should show');
+      const input = uploader.shadowRoot!.querySelector<HTMLInputElement>('[data-testid="input-BANK_STATEMENT"]')!;
+      const transfer = new DataTransfer();
+      transfer.items.add(sampleFiles.pdf('statement.pdf'));
+      input.files = transfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      await waitUntil(() => uploader.busy, 'the upload should be on its way');
+
+      await click(el, '[data-testid="documents-continue"]');
+      await waitUntil(() => text(el, '[data-testid="documents-continue"]') === 'Waiting for the uploads to finish…', 'the button should say why it waits');
+      expect($(el, '[data-testid="documents-continue"]').getAttribute('aria-disabled')).to.equal('true');
+      await aTimeout(100);
+      expect(q(el, '[data-testid="documents-missing"]'), 'nothing is missing: it is on its way').to.equal(null);
+      expect(el.currentStep).to.equal('documents');
+
+      release();
+      await atStep(el, 'liveness');
+      expect(backend.documents.map((d) => d.type)).to.include('BANK_STATEMENT');
+    });
+
     it('a blocked popup leaves a link to open the page in a new tab', async () => {
       window.open = (() => null) as typeof window.open;
       const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });

@@ -240,6 +240,7 @@ export const kyc = {
   'kyc.documents.intro.BUSINESS': 'Send the company’s documents, and an identity or company document for each owner and representative.',
   'kyc.documents.of': 'Documents of {name}',
   'kyc.documents.missing': 'Some documents are still missing:',
+  'kyc.documents.waiting': 'Waiting for the uploads to finish…',
   'kyc.submit.title': 'Start the verification',
   'kyc.submit.intro': 'Everything is in place. When you start, we review the company, its owners and its documents; this usually takes about 2 business days.',
   'kyc.submit.start': 'Start the verification',

@@ -241,6 +241,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.documents.intro.BUSINESS': 'Envía los documentos de la empresa y un documento de identidad o de empresa de cada socio y representante.',
   'kyc.documents.of': 'Documentos de {name}',
   'kyc.documents.missing': 'Aún faltan algunos documentos:',
+  'kyc.documents.waiting': 'Esperando a que terminen las subidas…',
   'kyc.submit.title': 'Iniciar la verificación',
   'kyc.submit.intro': 'Todo está listo. Al iniciar, revisamos la empresa, sus socios y sus documentos; suele tardar unos 2 días hábiles.',
   'kyc.submit.start': 'Iniciar la verificación',

@@ -242,6 +242,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.documents.intro.BUSINESS': 'Envie os documentos da empresa e um documento de identidade ou da empresa para cada sócio e representante.',
   'kyc.documents.of': 'Documentos de {name}',
   'kyc.documents.missing': 'Ainda faltam alguns documentos:',
+  'kyc.documents.waiting': 'Aguardando o fim dos envios…',
   'kyc.submit.title': 'Iniciar a verificação',
   'kyc.submit.intro': 'Está tudo pronto. Ao iniciar, analisamos a empresa, seus sócios e seus documentos; isso costuma levar cerca de 2 dias úteis.',
   'kyc.submit.start': 'Iniciar a verificação',
