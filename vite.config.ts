@@ -1,5 +1,8 @@
 // Builds the two browser artefacts the server serves: the script-tag SDK (dist/sdk/ramp-widget.js) and the demo page (dist/demo).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -41,7 +44,7 @@ function preloadMap(): Plugin {
         return into;
       };
       const loaderFiles = closure(loader.fileName, new Set());
-      // Compact: every file once (`f`), each tag as indexes into it (`t`).
+      // Compact: every file once (`f`), each tag as indexes into it (`t`), each language's core messages (`m`).
       const files: string[] = [];
       const tags: Record<string, number[]> = {};
       for (const m of loader.code.matchAll(/["'`](ramp-[\w-]+)["'`]:\(\)=>import\(["'`]\.\/([^"'`]+)["'`]\)/g)) {
@@ -49,7 +52,18 @@ function preloadMap(): Plugin {
           .filter((f) => !loaderFiles.has(f))
           .map((f) => (files.includes(f) ? files.indexOf(f) : files.push(f) - 1));
       }
-      const map = { f: files, t: tags };
+      // Each language's core messages (what a first step shows), by lowercased tag and by its language alone, so the
+      // loader can ask for them beside the tag's chunks rather than after the i18n chunk has run.
+      const messages: Record<string, number> = {};
+      for (const file of Object.keys(bundle).sort()) {
+        const locale = /^messages-([\w-]+)-core-[\w-]{8}\.js$/.exec(file)?.[1];
+        if (!locale) continue;
+        const index = files.includes(file) ? files.indexOf(file) : files.push(file) - 1;
+        messages[locale.toLowerCase()] = index;
+        messages[locale.split('-')[0]!.toLowerCase()] ??= index;
+      }
+      if (Object.keys(messages).length === 0) this.error('ramp-preload-map: found no core message chunks');
+      const map = { f: files, t: tags, m: messages };
       if (!loader.code.includes('__RAMP_PRELOAD__')) return;
       if (Object.keys(tags).length === 0) this.error('ramp-preload-map: found no tag chunks in the loader');
       // The source reads `typeof __RAMP_PRELOAD__ === 'object' ? __RAMP_PRELOAD__ : {…empty}` (development has no map):
@@ -60,17 +74,48 @@ function preloadMap(): Plugin {
   };
 }
 
-/** Shared code gets chunks of its own, named for what they hold, so a component's chunk holds only that component. */
-const sharedChunks = [
-  // Lit's core (directives such as repeat and live, and the context provider <ramp-widget> uses, go with their users).
-  { name: 'lit', test: /node_modules[\\/](lit|lit-html|lit-element|@lit[\\/](?!context)[\w-]+)[\\/](?!(.*[\\/])?directives[\\/])/, priority: 4 },
-  // What the loader itself needs (language matching, the catalogue's loader): small, and never the loader's own file,
-  // whose short-cached code must not be what hashed chunks import.
-  { name: 'i18n', test: /[\\/]src[\\/]i18n[\\/](catalogue|locale)\.ts$/, priority: 3 },
-  // The BFF client, the events and the rest of i18n: what every component talks and speaks with (uploads, the
-  // transaction feed and the money events only where used: the first onboarding step has a budget).
-  { name: 'client', test: /[\\/]src[\\/](client[\\/](?!upload|transaction-feed|event-stream)|events[\\/](?!session|quote-|requote-|transaction-|bank-account-)|i18n[\\/](?!messages|boot))/, priority: 2 },
+/**
+ * Brotli and gzip copies of every script, stylesheet, page and image the server sends to browsers (`x.js.br`,
+ * `x.js.gz`), written once at build time: the server answers with them (serveStatic's `precompressed`) instead of
+ * compressing each answer again, which cost ~1 ms of its CPU per chunk, and brotli at its best is smaller than gzip.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'ramp-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      if (this.environment.name === 'lib') return; // for bundlers, not served
+      for (const file of Object.keys(bundle)) {
+        if (!/\.(js|css|html|svg|json)$/.test(file) || file.startsWith('.vite/')) continue;
+        const path = join(options.dir!, file);
+        const source = readFileSync(path);
+        if (source.length < 1024) continue; // too small to gain: sent as it is
+        writeFileSync(`${path}.br`, brotliCompressSync(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        writeFileSync(`${path}.gz`, gzipSync(source, { level: 9 }));
+      }
+    },
+  };
+}
+
+/**
+ * What every component needs, in one chunk: Lit's core (directives such as repeat and live, and the context provider
+ * <ramp-widget> uses, go with their users); the element base and its define helper (ramp-element, the theme and the
+ * form controls' styles, the support reference, the widget context it asks for); i18n (the catalogue, language
+ * matching, Intl formatting, the controller; not `boot`, which the loader imports for the messages: as a chunk of its
+ * own it needs no namespace object, which in a shared chunk would cost a runtime chunk more); the BFF client
+ * and the events every component fires (uploads, the transaction feed and the money events only where used). One file,
+ * not five: each module a page fetches costs the browser's main thread a request to issue and a task to compile, which
+ * on a throttled phone CPU was a tenth of the first step's time to interactive (<ramp-quote> alone does not use the
+ * controls' styles: 1.7 kB it loads for the others' sake). Never the loader's own file, whose short-cached code must
+ * not be what hashed chunks import. Everything else shared gets a chunk of its own, named for what it holds.
+ */
+const core = [
+  /node_modules[\\/](lit|lit-html|lit-element|@lit[\\/](?!context)[\w-]+)[\\/](?!(.*[\\/])?directives[\\/])/,
+  /node_modules[\\/]@lit[\\/]context[\\/]lib[\\/]context-request-event\.js$/,
+  /[\\/]src[\\/](components[\\/](ramp-element|theme\.styles|controls\.styles|support-reference|widget[\\/]context)|elements[\\/]define-once)\.ts$/,
+  /[\\/]src[\\/](client[\\/](?!upload|transaction-feed|event-stream)|events[\\/](?!session|quote-|requote-|transaction-|bank-account-)|i18n[\\/](?!messages|boot))/,
 ];
+const sharedChunks = [{ name: 'core', test: (id: string) => core.some((pattern) => pattern.test(id)) }];
 
 /**
  * One `vite build`, two environments: `sdk` is a library build of src/loader.ts, the small script partners load with a
@@ -84,7 +129,7 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   appType: 'mpa',
-  plugins: [sdkFromSource(), preloadMap()],
+  plugins: [sdkFromSource(), preloadMap(), precompress()],
   server: {
     fs: { allow: [here('.')] },
     // Host and Origin pass through unchanged (no changeOrigin): /demo/session accepts the page's loopback origin.

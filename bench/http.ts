@@ -3,12 +3,13 @@
 // (bench/load.mjs) in this process; the floor (bench/bare.mjs) and the server under test (bench/server.ts, bundled) each
 // run in a child process of their own, and the server's RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
 // BENCH_DURATION_MS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP_MS and BENCH_LIST_ROWS tune the run.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 // @ts-expect-error: plain JavaScript without types
 import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
+import { startFlags } from '../test/e2e/support';
 
 /**
  * The customer read must keep at least this share of bare node:http's throughput (autocannon's floor): a regression
@@ -72,11 +73,7 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 // The server under test: bench/server.ts bundled as npm start bundles the server (plain JavaScript, no tsx in it), in a child process.
 const root = new URL('..', import.meta.url).pathname;
 execFileSync(process.execPath, [`${root}scripts/build-server.mjs`, 'bench/server.ts', 'dist/bench/server.js'], { stdio: 'inherit' });
-/**
- * The flags `npm start` gives node (package.json), so that the server under test runs as it does there (a 8 MB young
- * generation among them); not this process's own, whose tsx loader would run in the server too, with its memory.
- */
-const START_FLAGS = /\bnode ((?:--[\w-]+(?:=\S+)? )*)dist\/server\/main\.js/.exec((JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!.trim().split(' ').filter(Boolean);
+const START_FLAGS = startFlags();
 /** On PostgreSQL the hot paths and lock + on-ramp run a second time with this many server processes (RAMP_WORKERS). */
 const WORKERS = databaseUrl ? Number(process.env.BENCH_WORKERS ?? availableParallelism()) : 1;
 

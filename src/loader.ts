@@ -14,22 +14,43 @@ const chunks = {
 
 export type RampTag = keyof typeof chunks;
 
-/** Per tag, the chunks its chunk imports statically: file names (`f`) and each tag's indexes into them (`t`). Filled in
- * by the build (vite.config.ts, ramp-preload-map); absent in development. */
+/** Per tag, the chunks its chunk imports statically: file names (`f`) and each tag's indexes into them (`t`); each
+ * language's core messages, by lowercased tag and by language alone (`m`). Filled in by the build (vite.config.ts,
+ * ramp-preload-map); absent in development. */
 interface PreloadMap {
   f: string[];
   t: Partial<Record<RampTag, number[]>>;
+  m: Record<string, number>;
 }
 declare const __RAMP_PRELOAD__: PreloadMap;
-const preloads: PreloadMap = typeof __RAMP_PRELOAD__ === 'object' ? __RAMP_PRELOAD__ : { f: [], t: {} };
+const preloads: PreloadMap = typeof __RAMP_PRELOAD__ === 'object' ? __RAMP_PRELOAD__ : { f: [], t: {}, m: {} };
+const preloaded = new Set<number>();
+
+function preloadFile(index: number): void {
+  if (preloaded.has(index)) return;
+  preloaded.add(index);
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.href = new URL(preloads.f[index]!, import.meta.url).href;
+  document.head.append(link);
+}
 
 /** Asks for a tag's chunk and everything it imports in one round trip, rather than one level of imports at a time. */
 function preload(tag: RampTag): void {
-  for (const index of preloads.t[tag] ?? []) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = new URL(preloads.f[index]!, import.meta.url).href;
-    document.head.append(link);
+  for (const index of preloads.t[tag] ?? []) preloadFile(index);
+}
+
+/**
+ * Asks for the core messages of the language the element most likely speaks beside its chunks, not a round trip after
+ * the i18n chunk has run. A lookup, not the decision: i18n/locale.ts decides (a closer `lang` inside a shadow root, say)
+ * and fetches what it picks; a wrong guess costs one small chunk. The element's `lang` or its ancestors', then the browser's.
+ */
+function preloadMessages(element: Element): void {
+  const declared = element.closest('[lang]:not([lang=""])')?.getAttribute('lang');
+  for (const tag of [declared, ...(navigator.languages ?? [navigator.language])]) {
+    const wanted = tag?.trim().replace(/_/g, '-').toLowerCase();
+    const index = wanted ? (preloads.m[wanted] ?? preloads.m[wanted.split('-')[0]!]) : undefined;
+    if (index !== undefined) return preloadFile(index);
   }
 }
 export const rampTags = Object.keys(chunks) as RampTag[];
@@ -66,6 +87,7 @@ export function load(tag: RampTag, after?: Promise<unknown>): Promise<CustomElem
 function found(element: Element): void {
   const tag = element.localName;
   if (!isRampTag(tag) || customElements.get(tag)) return;
+  preloadMessages(element);
   const messages = import('./i18n/boot')
     .then(({ loadMessagesFor }) => loadMessagesFor(element))
     .catch(() => undefined);

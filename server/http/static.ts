@@ -30,10 +30,14 @@ export function staticApp(opts: { demo: boolean }) {
     await next();
     // Partners load the loader and its chunks from their own origin with <script type="module">, which needs CORS.
     c.res.headers.set('access-control-allow-origin', '*');
+    // …and may time it (Resource Timing's detail is hidden cross-origin without this).
+    c.res.headers.set('timing-allow-origin', '*');
     // The loader keeps its name across releases: cached briefly. Chunks carry a content hash: cached for good.
     c.res.headers.set('cache-control', c.res.ok && isHashedChunk(c.req.path) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
   });
-  app.use('/sdk/*', serveStatic({ root: dist }));
+  // The build wrote a brotli and a gzip copy of each file (vite.config.ts, ramp-precompress): sent as they are, and
+  // compress() above leaves an answer that already has its encoding alone (it still compresses the source maps).
+  app.use('/sdk/*', serveStatic({ root: dist, precompressed: true }));
   if (!opts.demo) return app;
   // The demo page mints sessions for itself: it is never framed (no clickjacking of its buttons).
   const noFrames = async (c: { res: Response }, next: () => Promise<void>) => {
@@ -44,8 +48,8 @@ export function staticApp(opts: { demo: boolean }) {
   app.use('/', noFrames);
   app.use('/index.html', noFrames);
   app.use('/assets/*', compress());
-  app.use('/assets/*', serveStatic({ root: `${dist}demo` }));
-  app.get('/', serveStatic({ root: `${dist}demo`, path: 'index.html' }));
-  app.get('/index.html', serveStatic({ root: `${dist}demo`, path: 'index.html' }));
+  app.use('/assets/*', serveStatic({ root: `${dist}demo`, precompressed: true }));
+  app.get('/', serveStatic({ root: `${dist}demo`, path: 'index.html', precompressed: true }));
+  app.get('/index.html', serveStatic({ root: `${dist}demo`, path: 'index.html', precompressed: true }));
   return app;
 }

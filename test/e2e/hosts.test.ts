@@ -82,6 +82,11 @@ describe('host pages on another origin', () => {
     for (const unwanted of ['messages-en-', 'messages-pt-BR-money-', 'messages-pt-BR-kyc-', 'pix-checkout-', 'offramp-', 'kyc-steps-']) {
       assert.ok(!sdkFiles.some((f) => f.startsWith(unwanted)), `${unwanted} was fetched for the first step: ${sdkFiles.join(' ')}`);
     }
+    // The loader asked for the page language's messages beside the component's chunks (a modulepreload), not a round
+    // trip later, once the i18n code had run.
+    const preloaded = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname.split('/').pop()!));
+    assert.ok(preloaded.some((f) => f.startsWith('messages-pt-BR-core-')), preloaded.join(' '));
+    assert.ok(preloaded.some((f) => f.startsWith('widget-')) && preloaded.some((f) => f.startsWith('core-')), preloaded.join(' '));
 
     await page.click('ramp-widget ramp-onboarding [data-testid=type-INDIVIDUAL]');
     await page.fill('ramp-widget ramp-onboarding #name', 'Ana Souza');

@@ -1,6 +1,6 @@
 // End-to-end support: the real server as a child process on 127.0.0.1 (embedded database in a temp dir), and headless Chromium through playwright-core.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +25,32 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+const root = new URL('../..', import.meta.url).pathname;
+
+/**
+ * The flags `npm start` gives node for the bundled server (package.json), so that a bench's server runs as it does
+ * there: not this process's own, whose tsx loader would run in the server too, with its memory.
+ */
+export function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)dist\/server\/main\.js/.exec(start);
+  if (!flags) throw new Error('package.json: the start script no longer runs `node … dist/server/main.js`');
+  return flags[1]!.trim().split(' ').filter(Boolean);
+}
+
+/**
+ * The server from its sources through tsx; `bundled`: as `npm start` runs it (dist/server/main.js with its flags;
+ * build it first, `node scripts/build-if-stale.mjs`).
+ */
+export async function startServer(env: Record<string, string> = {}, opts: { bundled?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ramp-e2e-'));
   const apiKey = `sk_sandbox_e2e${Math.random().toString(36).slice(2)}${'x'.repeat(16)}`;
   const url = `http://127.0.0.1:${port}`;
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const args = opts.bundled ? [...startFlags(), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: '',

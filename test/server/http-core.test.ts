@@ -211,6 +211,29 @@ describe('static assets', () => {
     assert.match(res.headers.get('content-type') ?? '', /javascript/);
   });
 
+  test('the SDK is sent as the build compressed it (brotli, else gzip), byte for byte the file, and plain to a client that accepts neither', async (t) => {
+    const { existsSync, readdirSync, readFileSync } = await import('node:fs');
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const sdk = new URL('../../dist/sdk/', import.meta.url);
+    if (!existsSync(new URL('ramp-widget.js', sdk))) return t.skip('not built (npm run build)');
+    const chunk = readdirSync(sdk).find((f) => /^onboarding-[\w-]{8}\.js$/.test(f))!;
+    const file = readFileSync(new URL(chunk, sdk));
+    const br = await server.app.request(`/sdk/${chunk}`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    assert.equal(br.headers.get('content-encoding'), 'br');
+    assert.match(br.headers.get('vary') ?? '', /accept-encoding/i);
+    assert.equal(br.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(br.headers.get('timing-allow-origin'), '*', "a partner's page may time the load");
+    const sent = Buffer.from(await br.arrayBuffer());
+    assert.deepEqual(brotliDecompressSync(sent), file);
+    assert.deepEqual(sent, readFileSync(new URL(`${chunk}.br`, sdk)), 'the copy written at build time, not compressed again');
+    const gz = await server.app.request(`/sdk/${chunk}`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gz.headers.get('content-encoding'), 'gzip');
+    assert.deepEqual(gunzipSync(Buffer.from(await gz.arrayBuffer())), file);
+    const plain = await server.app.request(`/sdk/${chunk}`);
+    assert.equal(plain.headers.get('content-encoding'), null);
+    assert.deepEqual(Buffer.from(await plain.arrayBuffer()), file);
+  });
+
   test('the loader is cached briefly, hashed chunks for good, the build manifest not at all', async (t) => {
     const { existsSync, readdirSync } = await import('node:fs');
     const sdk = new URL('../../dist/sdk/', import.meta.url);
