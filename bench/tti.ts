@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { launchBrowser, startServer } from '../test/e2e/support';
 
-const RUNS = Number(process.env.BENCH_TTI_RUNS ?? 11);
+const RUNS = Number(process.env.BENCH_TTI_RUNS ?? 21);
 const TARGET = 1.5;
 
 // The server as `npm start` runs it: bundled, with its flags (built here when older than its sources).
