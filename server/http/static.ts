@@ -26,6 +26,8 @@ export function staticApp(opts: { demo: boolean }) {
   app.use('/sdk/*', compress());
   // The build manifest (chunk graph, for the size budget) is not for the browser.
   app.get('/sdk/.vite/*', (c) => c.notFound());
+  // Nor are the compressed copies, which are only ever sent in place of their file (below).
+  app.use('/sdk/*', async (c, next) => (/\.(br|gz)$/.test(c.req.path) ? c.notFound() : next()));
   app.use('/sdk/*', async (c, next) => {
     await next();
     // Partners load the loader and its chunks from their own origin with <script type="module">, which needs CORS.

@@ -232,6 +232,7 @@ describe('static assets', () => {
     const plain = await server.app.request(`/sdk/${chunk}`);
     assert.equal(plain.headers.get('content-encoding'), null);
     assert.deepEqual(Buffer.from(await plain.arrayBuffer()), file);
+    for (const copy of [`${chunk}.br`, `${chunk}.gz`]) assert.equal((await server.app.request(`/sdk/${copy}`)).status, 404, `${copy} is not a file of its own`);
   });
 
   test('the loader is cached briefly, hashed chunks for good, the build manifest not at all', async (t) => {
