@@ -95,7 +95,7 @@ export class KycBackend {
   livenessDone = false;
   /** The next uploads fail like this, in order. */
   failUploads: UploadFailure[] = [];
-  /** While set, an upload waits for it before it is stored and answered (a slow network). */
+  /** While set, an upload waits for it before it is answered, stored or failed (a slow network). */
   holdUploads: Promise<void> | undefined;
   /** How many times each Idempotency-Key reached an upload route. */
   readonly uploadKeys: string[] = [];
@@ -331,9 +331,9 @@ export class KycBackend {
         if (!this.customer) return this.noCustomer();
         this.uploadKeys.push(request.headers.get('idempotency-key') ?? '');
         const failure = this.failUploads.shift();
+        await this.holdUploads;
         if (failure === 'network') return HttpResponse.error();
         if (failure) return this.uploadProblem(failure);
-        await this.holdUploads;
         return this.once(request, () => this.storeDocument(request));
       }),
 

@@ -445,6 +445,33 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       expect(backend.documents.map((d) => d.type)).to.include('BANK_STATEMENT');
     });
 
+    it('an upload that fails while continue waits for it ends the wait: that document is then listed as missing', async () => {
+      const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });
+      backend.documents.push({ id: 'd-PASSPORT', type: 'PASSPORT', side: null, country: 'BRA', associatedPartyId: null, status: 'SENT', comment: null, rejectLabels: [], fileName: 'p.jpg', contentType: 'image/jpeg', size: 1, sha256: '', createdAt: '' });
+      worker.use(...backend.handlers());
+      const el = await mount();
+      await atStep(el, 'documents');
+      let release!: () => void;
+      backend.holdUploads = new Promise((resolve) => (release = resolve));
+      backend.failUploads = [415];
+      const uploader = $<RampDocumentUploader>(el, '[data-testid="uploader"]');
+      await waitUntil(() => uploader.shadowRoot?.querySelector('[data-testid="input-BANK_STATEMENT"]'), 'the statement zone should show');
+      const input = uploader.shadowRoot!.querySelector<HTMLInputElement>('[data-testid="input-BANK_STATEMENT"]')!;
+      const transfer = new DataTransfer();
+      transfer.items.add(sampleFiles.pdf('statement.pdf'));
+      input.files = transfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      await waitUntil(() => uploader.busy, 'the upload should be on its way');
+      await click(el, '[data-testid="documents-continue"]');
+      await waitUntil(() => text(el, '[data-testid="documents-continue"]') === 'Waiting for the uploads to finish…', 'the button should say why it waits');
+
+      release();
+      await waitUntil(() => q(el, '[data-testid="documents-missing"]'), 'the refused statement should be listed as missing');
+      expect(text(el, '[data-testid="documents-continue"]')).not.to.equal('Waiting for the uploads to finish…');
+      expect(uploader.busy).to.equal(false);
+      expect(el.currentStep).to.equal('documents');
+    });
+
     it('a blocked popup leaves a link to open the page in a new tab', async () => {
       window.open = (() => null) as typeof window.open;
       const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });
