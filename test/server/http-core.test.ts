@@ -233,6 +233,12 @@ describe('static assets', () => {
     assert.equal(plain.headers.get('content-encoding'), null);
     assert.deepEqual(Buffer.from(await plain.arrayBuffer()), file);
     for (const copy of [`${chunk}.br`, `${chunk}.gz`]) assert.equal((await server.app.request(`/sdk/${copy}`)).status, 404, `${copy} is not a file of its own`);
+    // Hostile paths: a NUL, a control character, an encoded step up, a copy's suffix after a NUL: 404, never a 5xx or a file outside.
+    for (const path of [`/sdk/${chunk}%00`, `/sdk/%00${chunk}`, `/sdk/${chunk}%00.br`, `/sdk/%01${chunk}`, '/sdk/..%2fpackage.json', '/sdk/%2e%2e/package.json', '/sdk/../../package.json']) {
+      const res = await server.app.request(path, { headers: { 'accept-encoding': 'br, gzip' } });
+      assert.equal(res.status, 404, path);
+      assert.doesNotMatch(await res.text(), /"dependencies"/, path);
+    }
   });
 
   test('the loader is cached briefly, hashed chunks for good, the build manifest not at all', async (t) => {
