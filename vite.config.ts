@@ -46,11 +46,12 @@ function preloadMap(): Plugin {
       const loaderFiles = closure(loader.fileName, new Set());
       // Compact: every file once (`f`), each tag as indexes into it (`t`), each language's core messages (`m`).
       const files: string[] = [];
+      const indexOf = (file: string): number => (files.includes(file) ? files.indexOf(file) : files.push(file) - 1);
       const tags: Record<string, number[]> = {};
       for (const m of loader.code.matchAll(/["'`](ramp-[\w-]+)["'`]:\(\)=>import\(["'`]\.\/([^"'`]+)["'`]\)/g)) {
         tags[m[1]!] = [...closure(m[2]!, new Set())]
           .filter((f) => !loaderFiles.has(f))
-          .map((f) => (files.includes(f) ? files.indexOf(f) : files.push(f) - 1));
+          .map(indexOf);
       }
       // Each language's core messages (what a first step shows), by lowercased tag and by its language alone, so the
       // loader can ask for them beside the tag's chunks rather than after the i18n chunk has run.
@@ -58,7 +59,7 @@ function preloadMap(): Plugin {
       for (const file of Object.keys(bundle).sort()) {
         const locale = /^messages-([\w-]+)-core-[\w-]{8}\.js$/.exec(file)?.[1];
         if (!locale) continue;
-        const index = files.includes(file) ? files.indexOf(file) : files.push(file) - 1;
+        const index = indexOf(file);
         messages[locale.toLowerCase()] = index;
         messages[locale.split('-')[0]!.toLowerCase()] ??= index;
       }

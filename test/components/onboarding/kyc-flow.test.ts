@@ -416,7 +416,11 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       expect(customerReads(), 'no polling once the review is decided').to.equal(reads);
     });
 
-    it('continue pressed while an upload is on its way waits for it, instead of listing that document as missing', async () => {
+    /**
+     * An individual on the documents step (passport sent) picks a bank statement whose upload the backend holds back
+     * (failing it as `failures` say once released), and presses Continue while it is on its way.
+     */
+    async function continueWhileUploading(failures: KycBackend['failUploads'] = []) {
       const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });
       backend.documents.push({ id: 'd-PASSPORT', type: 'PASSPORT', side: null, country: 'BRA', associatedPartyId: null, status: 'SENT', comment: null, rejectLabels: [], fileName: 'p.jpg', contentType: 'image/jpeg', size: 1, sha256: '', createdAt: '' });
       worker.use(...backend.handlers());
@@ -424,6 +428,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await atStep(el, 'documents');
       let release!: () => void;
       backend.holdUploads = new Promise((resolve) => (release = resolve));
+      backend.failUploads = failures;
       const uploader = $<RampDocumentUploader>(el, '[data-testid="uploader"]');
       await waitUntil(() => uploader.shadowRoot?.querySelector('[data-testid="input-BANK_STATEMENT"]'), 'the statement zone should show');
       const input = uploader.shadowRoot!.querySelector<HTMLInputElement>('[data-testid="input-BANK_STATEMENT"]')!;
@@ -432,9 +437,13 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       input.files = transfer.files;
       input.dispatchEvent(new Event('change', { bubbles: true }));
       await waitUntil(() => uploader.busy, 'the upload should be on its way');
-
       await click(el, '[data-testid="documents-continue"]');
       await waitUntil(() => text(el, '[data-testid="documents-continue"]') === 'Waiting for the uploads to finish…', 'the button should say why it waits');
+      return { el, backend, uploader, release };
+    }
+
+    it('continue pressed while an upload is on its way waits for it, instead of listing that document as missing', async () => {
+      const { el, backend, release } = await continueWhileUploading();
       expect($(el, '[data-testid="documents-continue"]').getAttribute('aria-disabled')).to.equal('true');
       await aTimeout(100);
       expect(q(el, '[data-testid="documents-missing"]'), 'nothing is missing: it is on its way').to.equal(null);
@@ -446,24 +455,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
     });
 
     it('an upload that fails while continue waits for it ends the wait: that document is then listed as missing', async () => {
-      const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL', additionalInformation: { type: 'INDIVIDUAL' } }) });
-      backend.documents.push({ id: 'd-PASSPORT', type: 'PASSPORT', side: null, country: 'BRA', associatedPartyId: null, status: 'SENT', comment: null, rejectLabels: [], fileName: 'p.jpg', contentType: 'image/jpeg', size: 1, sha256: '', createdAt: '' });
-      worker.use(...backend.handlers());
-      const el = await mount();
-      await atStep(el, 'documents');
-      let release!: () => void;
-      backend.holdUploads = new Promise((resolve) => (release = resolve));
-      backend.failUploads = [415];
-      const uploader = $<RampDocumentUploader>(el, '[data-testid="uploader"]');
-      await waitUntil(() => uploader.shadowRoot?.querySelector('[data-testid="input-BANK_STATEMENT"]'), 'the statement zone should show');
-      const input = uploader.shadowRoot!.querySelector<HTMLInputElement>('[data-testid="input-BANK_STATEMENT"]')!;
-      const transfer = new DataTransfer();
-      transfer.items.add(sampleFiles.pdf('statement.pdf'));
-      input.files = transfer.files;
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-      await waitUntil(() => uploader.busy, 'the upload should be on its way');
-      await click(el, '[data-testid="documents-continue"]');
-      await waitUntil(() => text(el, '[data-testid="documents-continue"]') === 'Waiting for the uploads to finish…', 'the button should say why it waits');
+      const { el, uploader, release } = await continueWhileUploading([415]);
 
       release();
       await waitUntil(() => q(el, '[data-testid="documents-missing"]'), 'the refused statement should be listed as missing');
