@@ -1,6 +1,12 @@
-// Time to interactive of the widget's first step against a static HTML page with the same form, on a 4× throttled CPU
+// Time to interactive of the widget's first step against static HTML with the same first form, on a 4× throttled CPU
 // in Chromium: from navigation start until the name field takes a keystroke. Reported as a ratio (target ≤ 1.5×); the
 // SDK comes from the real server on another origin, as on a partner's page, run as `npm start` runs it.
+//
+// The floor is the widget's own first step, taken from a rendered <ramp-onboarding> before the timed runs and written
+// out as plain HTML: the same elements, words and stylesheets in a declarative shadow root, with no script. What the
+// ratio measures is then the cost of arriving as a script-loaded component, not of showing more than the floor shows.
+// Until 2026-11-27 the floor was a hand-written form with fewer fields and none of the help text, the steps or the
+// intro; it is still measured and printed ("plain form") so the two series can be compared.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,7 +22,8 @@ execFileSync(process.execPath, [new URL('../scripts/build-if-stale.mjs', import.
 const ramp = await startServer({}, { bundled: true });
 let token = '';
 
-const staticForm = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>static</title>
+/** The floor until 2026-11-27: a hand-written form, lighter than the widget's first step (no steps, intro or hints). */
+const plainForm = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>static</title>
 <style>body{font-family:system-ui;max-width:30rem;margin:2rem auto}label{display:block;margin-top:1rem}input{width:100%;padding:.5rem}</style></head>
 <body><h2>Open your account</h2><form>
 <fieldset><legend>Account type</legend><label><input type="radio" name="type" value="INDIVIDUAL" checked> Individual</label>
@@ -30,8 +37,11 @@ const widgetPage = () => `<!doctype html><html lang="en"><head><meta charset="ut
 <script type="module" src="${ramp.url}/sdk/ramp-widget.js"></script></head>
 <body><ramp-onboarding session="${token}"></ramp-onboarding></body></html>`;
 
+/** The widget's first step as static HTML (see the top of this file); filled in once the browser has rendered it. */
+let sameForm = '';
+
 const host = createServer((req, res) => {
-  const body = req.url?.startsWith('/widget') ? widgetPage() : staticForm;
+  const body = req.url?.startsWith('/widget') ? widgetPage() : req.url?.startsWith('/plain') ? plainForm : sameForm;
   res.writeHead(200, { 'content-type': 'text/html' }).end(body);
 });
 await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
@@ -47,41 +57,84 @@ token = await fetch(`${ramp.url}/v2/widget-sessions`, {
 
 const browser = await launchBrowser();
 
-/** ms from navigation start until the name field exists and took a typed character. */
+/** Renders the widget once (not timed) and writes its first step out as HTML: its shadow root's markup and stylesheets. */
+async function captureSameForm(): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${hostUrl}/widget`);
+  await page.locator('ramp-onboarding #name').waitFor();
+  const { css, markup } = await page.evaluate(() => {
+    const root = document.querySelector('ramp-onboarding')!.shadowRoot!;
+    // A checked radio is a property, which markup does not carry: written as the attribute.
+    for (const input of root.querySelectorAll('input:checked')) input.setAttribute('checked', '');
+    const sheets = root.adoptedStyleSheets.map((sheet) => Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n'));
+    return { css: sheets.join('\n'), markup: root.innerHTML };
+  });
+  await context.close();
+  if (!markup.includes('id="name"')) throw new Error('the widget rendered no name field to copy');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>static</title></head>
+<body><ramp-onboarding><template shadowrootmode="open"><style>${css}</style>${markup}</template></ramp-onboarding></body></html>`;
+}
+
+/**
+ * ms from navigation start until the name field took a typed character: the page itself notes the time of the first
+ * `input` event (composed, so it leaves the shadow root). The field is looked for on every animation frame, in the
+ * page: Playwright's own `waitFor` polls at 20, 50, 100, 100 and then every 500 ms, which would round a field that
+ * appears after ~300 ms up to the next half second.
+ */
 async function timeToInteractive(path: string, selector: string): Promise<number> {
   const context = await browser.newContext();
+  await context.addInitScript(() => {
+    addEventListener('input', () => ((globalThis as { typedAt?: number }).typedAt ??= performance.now()), { capture: true });
+  });
   const page: Page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   await page.goto(`${hostUrl}${path}`, { waitUntil: 'commit' });
-  const field = page.locator(selector);
-  await field.waitFor({ state: 'visible', timeout: 30_000 });
-  await field.press('a');
-  await page.waitForFunction((sel) => {
-    const host = document.querySelector('ramp-onboarding');
-    const input = (host?.shadowRoot ?? document).querySelector<HTMLInputElement>(sel.replace('ramp-onboarding ', ''));
-    return input?.value === 'a';
-  }, selector);
-  const ms = await page.evaluate(() => performance.now());
+  const field = (sel: string) => {
+    const [host, inner] = sel.includes(' ') ? sel.split(' ') : [undefined, sel];
+    const root = host ? document.querySelector(host!)?.shadowRoot : document;
+    return root?.querySelector<HTMLInputElement>(inner!) ?? null;
+  };
+  await page.waitForFunction(
+    ({ sel, find }) => {
+      const input = (0, eval)(find)(sel) as HTMLInputElement | null;
+      return !!input && input.getBoundingClientRect().width > 0;
+    },
+    { sel: selector, find: field.toString() },
+    { polling: 'raf', timeout: 30_000 },
+  );
+  await page.locator(selector).press('a');
+  await page.waitForFunction(() => (globalThis as { typedAt?: number }).typedAt !== undefined, undefined, { polling: 'raf' });
+  const [ms, value] = await page.evaluate(({ sel, find }) => [(globalThis as { typedAt?: number }).typedAt!, ((0, eval)(find)(sel) as HTMLInputElement).value] as const, { sel: selector, find: field.toString() });
   await context.close();
+  if (value !== 'a') throw new Error(`${path}: the field holds ${JSON.stringify(value)} after typing "a"`);
   return ms;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const staticTimes: number[] = [];
-const widgetTimes: number[] = [];
+const times = { same: [] as number[], plain: [] as number[], widget: [] as number[] };
 try {
-  for (let i = 0; i < RUNS; i++) {
-    staticTimes.push(await timeToInteractive('/static', '#name'));
-    widgetTimes.push(await timeToInteractive('/widget', 'ramp-onboarding #name'));
-  }
+  sameForm = await captureSameForm();
+  // Rounds in rotating order: no page always runs in another's wake.
+  const pages = [
+    async () => times.same.push(await timeToInteractive('/same', 'ramp-onboarding #name')),
+    async () => times.widget.push(await timeToInteractive('/widget', 'ramp-onboarding #name')),
+    async () => times.plain.push(await timeToInteractive('/plain', '#name')),
+  ];
+  for (let i = 0; i < RUNS; i++) for (let k = 0; k < pages.length; k++) await pages[(i + k) % pages.length]!();
 } finally {
   await browser.close();
   host.close();
   await ramp.stop();
 }
-const ratio = median(widgetTimes) / median(staticTimes);
-console.log(`static form      ${median(staticTimes).toFixed(0)} ms to interactive (median of ${RUNS}, CPU ×4)`);
-console.log(`<ramp-onboarding> ${median(widgetTimes).toFixed(0)} ms to interactive`);
-console.log(`ratio            ${ratio.toFixed(2)}× (target ≤ ${TARGET}×)${ratio > TARGET ? ' — over target' : ''}`);
-writeFileSync(new URL('./tti.json', import.meta.url), JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, cpuThrottle: 4, staticMs: median(staticTimes), widgetMs: median(widgetTimes), ratio }, null, 2));
+const [same, plain, widget] = [median(times.same), median(times.plain), median(times.widget)];
+const ratio = widget / same;
+console.log(`the same form, static   ${same.toFixed(0)} ms to interactive (median of ${RUNS}, CPU ×4)`);
+console.log(`<ramp-onboarding>       ${widget.toFixed(0)} ms to interactive`);
+console.log(`ratio                   ${ratio.toFixed(2)}× (target ≤ ${TARGET}×)${ratio > TARGET ? ' — over target' : ''}`);
+console.log(`plain form (old floor)  ${plain.toFixed(0)} ms: the widget at ${(widget / plain).toFixed(2)}× of it`);
+writeFileSync(
+  new URL('./tti.json', import.meta.url),
+  JSON.stringify({ measuredAt: new Date().toISOString(), runs: RUNS, cpuThrottle: 4, staticMs: same, widgetMs: widget, ratio, plainFormMs: plain, ratioToPlainForm: widget / plain }, null, 2),
+);
