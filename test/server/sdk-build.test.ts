@@ -1,0 +1,56 @@
+// The built SDK (dist/sdk, after `npm run build`): V8's compile hint on what a first step runs, and source maps that
+// still point at the right lines after it. Skipped when the SDK is not built.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+const sdk = new URL('../../dist/sdk/', import.meta.url);
+const HINT = '//# allFunctionsCalledOnLoad\n';
+
+interface ManifestEntry {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+function manifest(): Record<string, ManifestEntry> {
+  return JSON.parse(readFileSync(new URL('.vite/manifest.json', sdk), 'utf8')) as Record<string, ManifestEntry>;
+}
+
+/** A manifest entry's file and the files of everything it imports statically. */
+function closure(m: Record<string, ManifestEntry>, key: string, into = new Set<string>()): Set<string> {
+  const entry = m[key]!;
+  if (into.has(entry.file)) return into;
+  into.add(entry.file);
+  for (const dep of entry.imports ?? []) closure(m, dep, into);
+  return into;
+}
+
+const read = (file: string) => readFileSync(new URL(file, sdk), 'utf8');
+const mappings = (file: string) => (JSON.parse(read(`${file}.map`)) as { mappings: string }).mappings;
+
+test('what a first step runs carries the compile hint on its first line, and its map starts a line lower', (t) => {
+  if (!existsSync(new URL('ramp-widget.js', sdk))) return t.skip('not built (npm run build)');
+  const m = manifest();
+  const loader = '../src/loader.ts';
+  const firstSteps = new Set<string>();
+  for (const key of [loader, ...(m[loader]!.dynamicImports ?? [])]) closure(m, key, firstSteps);
+  assert.ok(firstSteps.size >= 9, `the loader, boot, core and the seven tags' chunks at least: ${[...firstSteps].join(', ')}`);
+  for (const file of firstSteps) {
+    assert.ok(read(file).startsWith(HINT), `${file} starts with the hint`);
+    // The hint is a line of its own that maps to nothing: the mappings begin with an empty line.
+    assert.ok(mappings(file).startsWith(';'), `${file}.map accounts for the hint's line`);
+    assert.ok(!mappings(file).startsWith(';;'), `${file}.map moved one line, not two`);
+  }
+});
+
+test('the steps loaded later stay lazy: no hint, maps unmoved', (t) => {
+  if (!existsSync(new URL('ramp-widget.js', sdk))) return t.skip('not built (npm run build)');
+  const m = manifest();
+  const later = Object.entries(m).filter(([key]) => /\/(kyc-steps|session-renewal)\.ts$/.test(key));
+  assert.equal(later.length, 2, 'the KYC steps and the session renewal are chunks of their own');
+  for (const [, { file }] of later) {
+    assert.ok(!read(file).startsWith(HINT), `${file} is compiled as it is called`);
+    assert.ok(!mappings(file).startsWith(';'), `${file}.map is as the bundler wrote it`);
+  }
+});
