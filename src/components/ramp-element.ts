@@ -7,6 +7,12 @@ import { hasMessages, loadMessages, resolveLocale, type Bundle } from '../i18n';
 import type { Renewable } from './session-renewal';
 import { rampContext, type RampContext } from './widget/context';
 
+/** Runs `task` when the page is idle (within two seconds at the latest). */
+function whenIdle(task: () => unknown): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void task(), { timeout: 2000 });
+  else setTimeout(() => void task(), 0);
+}
+
 /** What every component declares itself (reactive properties `session` and `api-base`). */
 interface Connected {
   session: string;
@@ -83,14 +89,19 @@ export class RampElement extends LitElement {
     });
   }
 
-  /** A timer for `ramp-session-expiring`, a minute ahead of a JWT token's `exp` (the timer's code loads on demand). */
+  /**
+   * A timer for `ramp-session-expiring`, a minute ahead of a JWT token's `exp`. Its code loads once the page is idle:
+   * fetched during the first render, it took the main thread from the first paint and the first keystroke.
+   */
   private scheduleExpiring(): void {
     clearTimeout(this.expiryTimer);
     const session = this.connected.session;
     if (!session || !this.isConnected || this.renewViaContext || session.split('.').length !== 3) return;
-    void import('./session-renewal').then((m) => {
-      if (this.connected.session === session) this.expiryTimer = m.expiryTimer(this as unknown as Renewable, session);
-    });
+    whenIdle(() =>
+      import('./session-renewal').then((m) => {
+        if (this.connected.session === session && this.isConnected) this.expiryTimer = m.expiryTimer(this as unknown as Renewable, session);
+      }),
+    );
   }
 
   /** Resolves true when `session` changes within `timeoutMs`, false otherwise. */
