@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { decode, encode, type SourceMapMappings } from '@jridgewell/sourcemap-codec';
 import { defineConfig, type Plugin } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -33,6 +34,19 @@ function staticClosure(bundle: Bundle, file: string, into = new Set<string>()): 
   into.add(file);
   for (const dep of chunk.imports) staticClosure(bundle, dep, into);
   return into;
+}
+
+/**
+ * Edits a chunk's source map after its code was edited in place in `generateBundle`, where the map is already an asset
+ * of the bundle (`<file>.map`) written as it stands: `edit` gets the decoded mappings, one array of segments a line.
+ */
+function editMap(plugin: { error: (message: string) => never }, bundle: Bundle, file: string, edit: (lines: SourceMapMappings) => void): void {
+  const map = bundle[`${file}.map`];
+  if (map?.type !== 'asset') plugin.error(`no source map for ${file}`);
+  const json = JSON.parse(typeof map.source === 'string' ? map.source : new TextDecoder().decode(map.source)) as { mappings: string };
+  const lines = decode(json.mappings);
+  edit(lines);
+  map.source = JSON.stringify({ ...json, mappings: encode(lines) });
 }
 
 /** The loader's chunk in an SDK bundle (none in the other environments). */
@@ -79,8 +93,24 @@ function preloadMap(): Plugin {
       if (Object.keys(tags).length === 0) this.error('ramp-preload-map: found no tag chunks in the loader');
       // The source reads `typeof __RAMP_PRELOAD__ === 'object' ? __RAMP_PRELOAD__ : {…empty}` (development has no map):
       // `{…map} || {…empty}` keeps it one expression.
-      loader.code = loader.code.replace(/typeof __RAMP_PRELOAD__\s*===?\s*["'`]object["'`]\s*\?\s*__RAMP_PRELOAD__\s*:/, `${JSON.stringify(map)}||`);
+      const placeholder = /typeof __RAMP_PRELOAD__\s*===?\s*["'`]object["'`]\s*\?\s*__RAMP_PRELOAD__\s*:/.exec(loader.code);
+      if (!placeholder) this.error('ramp-preload-map: the placeholder was not found');
+      const replacement = `${JSON.stringify(map)}||`;
+      const at = placeholder.index;
+      const end = at + placeholder[0].length;
+      loader.code = loader.code.slice(0, at) + replacement + loader.code.slice(end);
       if (loader.code.includes('__RAMP_PRELOAD__')) this.error('ramp-preload-map: the placeholder was not replaced');
+      // The minified loader is one line: what follows the placeholder moved right by the map's length, and the map's
+      // positions must move with it (or every name after it points at the wrong place in src/loader.ts).
+      const line = loader.code.slice(0, at).split('\n').length - 1;
+      const column = at - (loader.code.lastIndexOf('\n', at - 1) + 1);
+      const shift = replacement.length - placeholder[0].length;
+      editMap(this, bundle, loader.fileName, (lines) => {
+        for (const segment of lines[line] ?? []) {
+          if (segment[0] >= end - at + column) segment[0] += shift;
+          else if (segment[0] > column) segment[0] = column;
+        }
+      });
     },
   };
 }
@@ -109,12 +139,8 @@ function compileHints(): Plugin {
         const chunk = bundle[file];
         if (chunk?.type !== 'chunk' || chunk.code.startsWith(hint)) continue;
         chunk.code = hint + chunk.code;
-        // One more line on top: every mapping moves down a line (an empty first line in the map's mappings). The map
-        // is an asset of the bundle by now, written from its source.
-        const map = bundle[`${file}.map`];
-        if (map?.type !== 'asset') this.error(`ramp-compile-hints: no source map for ${file}`);
-        const json = JSON.parse(String(typeof map.source === 'string' ? map.source : new TextDecoder().decode(map.source))) as { mappings: string };
-        map.source = JSON.stringify({ ...json, mappings: `;${json.mappings}` });
+        // One more line on top: every mapping moves down a line.
+        editMap(this, bundle, file, (lines) => lines.unshift([]));
       }
     },
   };

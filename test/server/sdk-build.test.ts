@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 
 const sdk = new URL('../../dist/sdk/', import.meta.url);
 const HINT = '//# allFunctionsCalledOnLoad\n';
@@ -53,4 +54,30 @@ test('the steps loaded later stay lazy: no hint, maps unmoved', (t) => {
     assert.ok(!read(file).startsWith(HINT), `${file} is compiled as it is called`);
     assert.ok(!mappings(file).startsWith(';'), `${file}.map is as the bundler wrote it`);
   }
+});
+
+/** The line of the source that the built `file` maps the first occurrence of `needle` to. */
+function sourceLineOf(file: string, needle: string): string {
+  const code = read(file).split('\n');
+  const line = code.findIndex((l) => l.includes(needle));
+  assert.ok(line >= 0, `${needle} is in ${file}`);
+  const map = new TraceMap(read(`${file}.map`));
+  const at = originalPositionFor(map, { line: line + 1, column: code[line]!.indexOf(needle) });
+  assert.ok(at.source && at.line, `${file}: ${needle} maps to a source`);
+  const index = map.sources.indexOf(at.source);
+  return map.sourcesContent![index]!.split('\n')[at.line - 1]!;
+}
+
+test('a name in the built loader and in a hinted chunk maps to its own line of the source', (t) => {
+  if (!existsSync(new URL('ramp-widget.js', sdk))) return t.skip('not built (npm run build)');
+  // The loader's names after the preload map the build writes into its one line, and before it.
+  for (const needle of ['closest(', 'modulepreload', 'MutationObserver(', 'customElements.whenDefined(', 'import(`./widget-']) {
+    const name = needle.replace(/[(`]|\.\/widget-/g, '');
+    assert.match(sourceLineOf('ramp-widget.js', needle), new RegExp(name.replace('.', '\\.')), `ramp-widget.js: ${needle}`);
+  }
+  const m = manifest();
+  const onboarding = m['../src/elements/onboarding.ts']!;
+  const chunk = (onboarding.imports ?? []).map((key) => m[key]!.file).concat(onboarding.file).find((file) => read(file).includes('probedSession'))!;
+  assert.ok(read(chunk).startsWith(HINT), `${chunk} is hinted`);
+  assert.match(sourceLineOf(chunk, 'probedSession'), /probedSession/);
 });
