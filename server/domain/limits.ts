@@ -20,12 +20,19 @@ export interface TransactionLimits {
 
 const remaining = (max: string, used: string): string => Decimal.max(new Decimal(max).minus(used), 0).toFixed(2);
 
+/** Nothing used in a window (the database's `0` or `0.00`): the usual case of a customer read. */
+const NOTHING_USED = /^0(\.0+)?$/;
+/** A limit as the database and the defaults write it (two decimals, not negative): nothing to compute to show it. */
+const CANONICAL = /^\d+\.\d\d$/;
+
+/** A window's usage: with nothing used the limit itself remains, as a string (no decimal.js on a customer read's hot path). */
+function windowUsage(max: string, used: string): { max: string; used: string; remaining: string } {
+  if (NOTHING_USED.test(used) && CANONICAL.test(max)) return { max, used: '0.00', remaining: max };
+  return { max, used: new Decimal(used).toFixed(2), remaining: remaining(max, used) };
+}
+
 export function transactionLimits(limits: LimitSet, used: { daily: string; monthly: string }): TransactionLimits {
-  return {
-    single: { max: limits.single },
-    daily: { max: limits.daily, used: new Decimal(used.daily).toFixed(2), remaining: remaining(limits.daily, used.daily) },
-    monthly: { max: limits.monthly, used: new Decimal(used.monthly).toFixed(2), remaining: remaining(limits.monthly, used.monthly) },
-  };
+  return { single: { max: limits.single }, daily: windowUsage(limits.daily, used.daily), monthly: windowUsage(limits.monthly, used.monthly) };
 }
 
 export type LimitName = 'single' | 'daily' | 'monthly';
