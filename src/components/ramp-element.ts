@@ -98,9 +98,16 @@ export class RampElement extends LitElement {
     const session = this.connected.session;
     if (!session || !this.isConnected || this.renewViaContext || session.split('.').length !== 3) return;
     whenIdle(() =>
-      import('./session-renewal').then((m) => {
-        if (this.connected.session === session && this.isConnected) this.expiryTimer = m.expiryTimer(this as unknown as Renewable, session);
-      }),
+      import('./session-renewal').then(
+        (m) => {
+          if (this.connected.session !== session || !this.isConnected) return;
+          // Another schedule for this session may have set its timer first (the element left and came back meanwhile).
+          clearTimeout(this.expiryTimer);
+          this.expiryTimer = m.expiryTimer(this as unknown as Renewable, session);
+        },
+        // Not loaded (offline, a deploy in between): no early warning; a 401 still renews, and the next session retries.
+        () => undefined,
+      ),
     );
   }
 

@@ -173,6 +173,24 @@ describe('<ramp-widget>', () => {
     await waitUntil(() => el.session === 'next', 'the session-url should hand a new token', { timeout: 3000 });
   });
 
+  it('an element that leaves and comes back before the page is idle warns of its expiry once, not once per visit', async () => {
+    stubBff({ session: [onboardingSession] });
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const token = `${b64({ alg: 'HS256' })}.${b64({ exp: Math.floor(Date.now() / 1000) + 61 })}.sig`;
+    const expiring: Event[] = [];
+    const el = await fixture<RampWidget>(html`<ramp-widget session=${token} api-base="/bff"></ramp-widget>`);
+    el.addEventListener('ramp-session-expiring', (e) => expiring.push(e));
+    // Out and back in within the same task, then an update: a second schedule for the same session.
+    const parent = el.parentElement!;
+    el.remove();
+    parent.append(el);
+    el.requestUpdate();
+    await el.updateComplete;
+    await waitUntil(() => expiring.length > 0, 'ramp-session-expiring should fire', { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(expiring.length).to.equal(1);
+  });
+
   it('a listener may take its time after preventDefault(); without one the call fails at once', async () => {
     stubBff({ session: [unauthenticated, boundSession], customer: [approved] });
     const onExpired = (event: Event) => {
