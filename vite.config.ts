@@ -137,7 +137,7 @@ function compileHints(): Plugin {
       for (const file of [loader.fileName, ...loader.dynamicImports]) staticClosure(bundle, file, firstSteps);
       for (const file of firstSteps) {
         const chunk = bundle[file];
-        if (chunk?.type !== 'chunk' || chunk.code.startsWith(hint)) continue;
+        if (chunk?.type !== 'chunk') continue;
         chunk.code = hint + chunk.code;
         // One more line on top: every mapping moves down a line.
         editMap(this, bundle, file, (lines) => lines.unshift([]));

@@ -33,7 +33,7 @@ function gzipSize(file) {
 }
 
 /** A chunk and everything it imports statically (what the browser fetches before the chunk runs), as file names. */
-function closure(manifest, key, into = new Set()) {
+export function closure(manifest, key, into = new Set()) {
   const entry = manifest[key];
   if (!entry) throw new Error(`size-budget: ${key} is not in the build manifest`);
   if (into.has(entry.file)) return into;
@@ -42,10 +42,15 @@ function closure(manifest, key, into = new Set()) {
   return into;
 }
 
+/** Vite's manifest of the built SDK: which chunk imports which, by source key (`../src/loader.ts`). */
+export function readManifest() {
+  return JSON.parse(readFileSync(`${sdk}.vite/manifest.json`, 'utf8'));
+}
+
 const total = (files) => [...files].reduce((sum, file) => sum + gzipSize(file), 0);
 
 export function measure() {
-  const manifest = JSON.parse(readFileSync(`${sdk}.vite/manifest.json`, 'utf8'));
+  const manifest = readManifest();
   const loader = closure(manifest, LOADER);
   // The components are what the loader imports on demand, one chunk per tag (some shared with a component that nests it);
   // the loader also imports the i18n chunk on demand (see src/loader.ts), which every component imports anyway.

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
+// @ts-expect-error: plain JavaScript without types
+import { closure as budgetClosure, readManifest } from '../../scripts/size-budget.mjs';
 
 const sdk = new URL('../../dist/sdk/', import.meta.url);
 const HINT = '//# allFunctionsCalledOnLoad\n';
@@ -14,18 +16,9 @@ interface ManifestEntry {
   dynamicImports?: string[];
 }
 
-function manifest(): Record<string, ManifestEntry> {
-  return JSON.parse(readFileSync(new URL('.vite/manifest.json', sdk), 'utf8')) as Record<string, ManifestEntry>;
-}
-
-/** A manifest entry's file and the files of everything it imports statically. */
-function closure(m: Record<string, ManifestEntry>, key: string, into = new Set<string>()): Set<string> {
-  const entry = m[key]!;
-  if (into.has(entry.file)) return into;
-  into.add(entry.file);
-  for (const dep of entry.imports ?? []) closure(m, dep, into);
-  return into;
-}
+// The size budget's own reading of the build: the manifest, and a chunk's static closure.
+const manifest = readManifest as () => Record<string, ManifestEntry>;
+const closure = budgetClosure as (m: Record<string, ManifestEntry>, key: string, into?: Set<string>) => Set<string>;
 
 const read = (file: string) => readFileSync(new URL(file, sdk), 'utf8');
 const mappings = (file: string) => (JSON.parse(read(`${file}.map`)) as { mappings: string }).mappings;
