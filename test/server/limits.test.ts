@@ -22,6 +22,9 @@ test('something used: what remains is the difference, never below zero, always t
     daily: { max: '2000.00', used: '150.50', remaining: '1849.50' },
     monthly: { max: '5000.00', used: '4999.99', remaining: '0.01' },
   });
+  // Under a unit: starts with 0 but is not nothing.
+  assert.deepEqual(transactionLimits(individual, { daily: '0.50', monthly: '0.05' }).daily, { max: '2000.00', used: '0.50', remaining: '1999.50' });
+  assert.deepEqual(transactionLimits(individual, { daily: '0.50', monthly: '0.05' }).monthly, { max: '5000.00', used: '0.05', remaining: '4999.95' });
   const over = transactionLimits(individual, { daily: '2500.00', monthly: '2500.00' });
   assert.equal(over.daily.remaining, '0.00');
   assert.equal(over.monthly.remaining, '2500.00');
