@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../server/app';
 import { bootstrap } from '../server/bootstrap';
+import { serverOptions } from '../server/http/batched-response';
 import { loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
 import { openStore, type Store } from '../server/store/db';
@@ -36,7 +37,7 @@ const takePeak = () => {
 async function runServer(store: Store) {
   const deps = await bootstrap(config, createLogger('silent'), { store });
   const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions }) as Server;
   await new Promise((r) => server.once('listening', r));
   return { server, deps };
 }

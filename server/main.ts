@@ -4,6 +4,7 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { serverOptions } from './http/batched-response';
 import { supervise } from './cluster';
 import { bootstrap } from './bootstrap';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -41,7 +42,7 @@ async function serveThisProcess(config: Config): Promise<void> {
   sweeper.start();
   const webhooks = webhookDispatcher(deps);
   webhooks.start();
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions }, (info) => {
     logger.info({ port: info.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
     // One of several processes: the supervisor says it once all are listening.
     if (cluster.isWorker) return;

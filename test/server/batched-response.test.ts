@@ -1,0 +1,72 @@
+// Answers ended in one turn of the event loop are written together at its end (server/http/batched-response.ts): still
+// every answer whole, on its own connection, and a client gone before the turn ends costs the others nothing.
+import assert from 'node:assert/strict';
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { serverOptions } from '../../server/http/batched-response';
+
+/** A server that holds the first `n` requests and then ends them all in one synchronous block, via `finish`. */
+async function holdingServer(n: number, finish: (held: { req: IncomingMessage; res: ServerResponse }[]) => void) {
+  const held: { req: IncomingMessage; res: ServerResponse }[] = [];
+  const server = createServer(serverOptions, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      held.push({ req, res });
+      if (held.length === n) finish(held);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** One GET on a connection of its own: the status and body, or the error that ended it. */
+const get = (port: number, path: string) =>
+  new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    req.on('error', (err) => resolve({ error: err.message }));
+    req.end();
+  });
+
+test('answers ended in one turn are written after it, together, each whole on its own connection', async () => {
+  let endedAtOnce: boolean[] = [];
+  let endedAfterTurn: boolean[] = [];
+  const { server, port } = await holdingServer(3, (held) => {
+    for (const { req, res } of held) res.writeHead(200, { 'content-type': 'text/plain' }).end(`answer to ${req.url}`);
+    endedAtOnce = held.map(({ res }) => res.writableEnded);
+    // Queued after the batch's own flush (immediates run in order).
+    setImmediate(() => (endedAfterTurn = held.map(({ res }) => res.writableEnded)));
+  });
+  try {
+    const answers = await Promise.all(['/a', '/b', '/c'].map((p) => get(port, p)));
+    assert.deepEqual(answers, ['/a', '/b', '/c'].map((p) => ({ status: 200, body: `answer to ${p}` })));
+    assert.deepEqual(endedAtOnce, [false, false, false], 'end() wrote at once: nothing was batched');
+    assert.deepEqual(endedAfterTurn, [true, true, true]);
+  } finally {
+    server.close();
+  }
+});
+
+test('a client gone before its turn ends: the other answers of the batch still arrive, the server keeps serving', async () => {
+  const { server, port } = await holdingServer(3, (held) => {
+    held[1]!.req.socket.destroy();
+    for (const { req, res } of held) res.writeHead(200).end(`answer to ${req.url}`);
+  });
+  try {
+    const [a, gone, c] = await Promise.all(['/a', '/gone', '/c'].map((p) => get(port, p)));
+    assert.deepEqual(a, { status: 200, body: 'answer to /a' });
+    assert.ok(gone!.error, 'the dropped connection ends in an error on the client');
+    assert.deepEqual(c, { status: 200, body: 'answer to /c' });
+    // The server is still up, and a single request (a batch of one) is answered too.
+    server.removeAllListeners('request');
+    server.on('request', (_req: IncomingMessage, res: ServerResponse) => res.end('alone'));
+    assert.deepEqual(await get(port, '/again'), { status: 200, body: 'alone' });
+  } finally {
+    server.close();
+  }
+});
