@@ -2,7 +2,7 @@
 // every answer whole, on its own connection, and a client gone before the turn ends costs the others nothing.
 import assert from 'node:assert/strict';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { test } from 'node:test';
 import { serverOptions } from '../../server/http/batched-response';
 
@@ -66,6 +66,32 @@ test('a client gone before its turn ends: the other answers of the batch still a
     server.removeAllListeners('request');
     server.on('request', (_req: IncomingMessage, res: ServerResponse) => res.end('alone'));
     assert.deepEqual(await get(port, '/again'), { status: 200, body: 'alone' });
+  } finally {
+    server.close();
+  }
+});
+
+test('pipelined requests on one connection are answered whole and in order', async () => {
+  const server = createServer(serverOptions, (req, res) => {
+    // The second answer is ready first: order is still the requests'.
+    const delay = req.url === '/1' ? 20 : 0;
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`answer to ${req.url}`), delay);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (raw += d));
+    socket.write(['/1', '/2', '/3'].map((p) => `GET ${p} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`three answers not seen: ${raw}`)), 5000);
+      const check = () => (raw.match(/answer to \/\d/g) ?? []).length === 3 && (clearTimeout(deadline), resolve());
+      socket.on('data', check);
+    });
+    socket.destroy();
+    assert.deepEqual(raw.match(/answer to \/\d/g), ['answer to /1', 'answer to /2', 'answer to /3']);
+    assert.equal(raw.match(/HTTP\/1\.1 200 OK/g)?.length, 3);
   } finally {
     server.close();
   }
