@@ -3,32 +3,51 @@
 // reverse proxy or sidecar in front of the server, or a load generator) that sleeps between answers is woken once for
 // the batch instead of once per answer. On a 2-core VM that wake-up made the write the costliest call of a floating
 // quote: ~25 µs of its ~80 µs, against ~8 µs for a server fast enough to keep its peer awake. Batched, the quote went
-// from 0.22× to 0.31× of bare node:http (bench/http.ts, interleaved). The cost is latency: an answer waits for the
+// from 0.30× to 0.34× of bare node:http (bench/http.ts cases, interleaved). The cost is latency: an answer waits for the
 // handlers still running in its turn, at most one turn of the loop; an idle server's turn holds one answer.
 import { type IncomingMessage, ServerResponse } from 'node:http';
 
-let pending: (() => void)[] = [];
-
-function flush(): void {
-  const batch = pending;
-  pending = [];
-  let failure: unknown;
-  for (const end of batch) {
-    try {
-      end();
-    } catch (err) {
-      // A bad chunk is a programming error: the rest of the batch is still written, then it surfaces as thrown.
-      failure ??= err;
-    }
-  }
-  if (failure !== undefined) throw failure;
-}
-
 /** `http.createServer({ ServerResponse: BatchedResponse })`: `end()` is queued and runs at the end of this loop turn. */
 export class BatchedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  private static pending: BatchedResponse[] = [];
+
+  private static flush(): void {
+    const batch = BatchedResponse.pending;
+    BatchedResponse.pending = [];
+    let failure: unknown;
+    for (const res of batch) {
+      try {
+        res.endNow();
+      } catch (err) {
+        // A bad chunk is a programming error: the rest of the batch is still written, then it surfaces as thrown.
+        failure ??= err;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** The `end()` calls queued for the end of this turn, in order. */
+  #ends: unknown[][] | undefined;
+
   override end(...args: unknown[]): this {
-    if (pending.push(() => super.end(...(args as []))) === 1) setImmediate(flush);
+    if (this.#ends) this.#ends.push(args);
+    else {
+      this.#ends = [args];
+      if (BatchedResponse.pending.push(this) === 1) setImmediate(BatchedResponse.flush);
+    }
     return this;
+  }
+
+  /** Destroyed before its turn ended (a stream that failed mid-answer, say): what was ended is written first, as unbatched. */
+  override destroy(error?: Error): this {
+    this.endNow();
+    return super.destroy(error);
+  }
+
+  private endNow(): void {
+    const ends = this.#ends;
+    this.#ends = undefined;
+    if (ends) for (const args of ends) super.end(...(args as []));
   }
 }
 

@@ -96,3 +96,20 @@ test('pipelined requests on one connection are answered whole and in order', asy
     server.close();
   }
 });
+
+test('an answer destroyed before its turn ends (a stream failing mid-answer) writes what it was ended with first', async () => {
+  const server = createServer(serverOptions, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      // As @hono/node-server answers a response stream that failed: end with the error, then destroy.
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Error: boom');
+      res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    assert.deepEqual(await get((server.address() as AddressInfo).port, '/'), { status: 500, body: 'Error: boom' });
+  } finally {
+    server.close();
+  }
+});
