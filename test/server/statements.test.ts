@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner, readyIndividual } from './kyc-helpers';
+import { sql } from 'drizzle-orm';
+import { limitWindows } from '../../server/domain/limits';
+import { newId } from '../../server/ids';
+import { getCustomerWithParts } from '../../server/store/queries/customer-parts';
 
 let server: TestServer;
 let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
@@ -170,6 +174,24 @@ describe('customer reads under load share statements', () => {
     assert.ok(links.every(Boolean), 'every read carries a verification link');
     assert.equal(new Set(links).size, links.length);
     assert.ok(statements <= asks.length / 3, `${statements} statements for ${asks.length} reads`);
+  });
+
+  test('reads of one customer in different limit windows never share a statement: each counts its own window', async () => {
+    // A partner's sandbox clock may move while its reads are queued: a read must count the usage of its own day.
+    const p = await newPartner(server);
+    const created = await p.api.post('/v2/customers', individual());
+    assert.equal(created.status, 201, created.text);
+    const { db } = server.deps.store;
+    const at = new Date();
+    await db.execute(sql`INSERT INTO limit_reservations (id, partner_id, customer_id, amount_usd, created_at) VALUES (${newId()}, ${p.partnerId}, ${created.body.id}, '100.00', ${at.toISOString()})`);
+    const today = limitWindows(at);
+    const tomorrow = { ...today, dayStart: new Date(today.dayStart.getTime() + 86_400_000) };
+    const read = (limits: typeof today) => getCustomerWithParts(db, p.partnerId, created.body.id, { balances: true, limits });
+    // The first read is out when the other two are asked: they wait for the next statement(s).
+    const [first, inToday, inTomorrow] = await Promise.all([read(today), read(today), read(tomorrow)]);
+    assert.deepEqual(first!.parts.used, [{ customerId: created.body.id, daily: '100.00', monthly: '100.00' }]);
+    assert.deepEqual(inToday!.parts.used, first!.parts.used);
+    assert.deepEqual(inTomorrow!.parts.used, [{ customerId: created.body.id, daily: '0', monthly: '100.00' }], 'tomorrow has nothing used yet');
   });
 
   test('a read asked after a change committed shows it, while reads asked before are still out', async () => {

@@ -144,10 +144,11 @@ export async function getCustomerWithParts(db: Db, partnerId: string, id: string
   }
   let coalescer = reads.get(base);
   if (!coalescer) reads.set(base, (coalescer = new Coalescer()));
-  const dayStart = limits?.dayStart.toISOString();
-  const monthStart = limits?.monthStart.toISOString();
-  const group = `${partnerId}|${opts.balances ? 'b' : ''}|${dayStart ?? ''}|${monthStart ?? ''}`;
+  // The windows as numbers in the group's key; as text only once per statement (toISOString was ~2 % of a read).
+  const group = `${partnerId}|${opts.balances ? 'b' : ''}|${limits?.dayStart.getTime() ?? ''}|${limits?.monthStart.getTime() ?? ''}`;
   return coalescer.get(group, id.toLowerCase(), async (ids) => {
+    const dayStart = limits?.dayStart.toISOString();
+    const monthStart = limits?.monthStart.toISOString();
     const rows = await preparedRead(base, opts).execute({ partnerId, ids: `{${ids.join(',')}}`, dayStart, monthStart });
     return new Map(rows.map((r) => [r.id, split(r)]));
   });
