@@ -6,18 +6,23 @@ import { type AddressInfo, connect } from 'node:net';
 import { test } from 'node:test';
 import { serverOptions } from '../../server/http/batched-response';
 
+/** A server with batched answers, listening on a free port of 127.0.0.1. */
+async function listening(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createServer(serverOptions, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 /** A server that holds the first `n` requests and then ends them all in one synchronous block, via `finish`. */
-async function holdingServer(n: number, finish: (held: { req: IncomingMessage; res: ServerResponse }[]) => void) {
+function holdingServer(n: number, finish: (held: { req: IncomingMessage; res: ServerResponse }[]) => void) {
   const held: { req: IncomingMessage; res: ServerResponse }[] = [];
-  const server = createServer(serverOptions, (req, res) => {
+  return listening((req, res) => {
     req.resume();
     req.on('end', () => {
       held.push({ req, res });
       if (held.length === n) finish(held);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
 }
 
 /** One GET on a connection of its own: the status and body, or the error that ended it. */
@@ -72,14 +77,13 @@ test('a client gone before its turn ends: the other answers of the batch still a
 });
 
 test('pipelined requests on one connection are answered whole and in order', async () => {
-  const server = createServer(serverOptions, (req, res) => {
+  const { server, port } = await listening((req, res) => {
     // The second answer is ready first: order is still the requests'.
     const delay = req.url === '/1' ? 20 : 0;
     setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(`answer to ${req.url}`), delay);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const socket = connect(port, '127.0.0.1');
     let raw = '';
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => (raw += d));
@@ -98,7 +102,7 @@ test('pipelined requests on one connection are answered whole and in order', asy
 });
 
 test('an answer destroyed before its turn ends (a stream failing mid-answer) writes what it was ended with first', async () => {
-  const server = createServer(serverOptions, (req, res) => {
+  const { server, port } = await listening((req, res) => {
     req.resume();
     req.on('end', () => {
       // As @hono/node-server answers a response stream that failed: end with the error, then destroy.
@@ -106,9 +110,8 @@ test('an answer destroyed before its turn ends (a stream failing mid-answer) wri
       res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    assert.deepEqual(await get((server.address() as AddressInfo).port, '/'), { status: 500, body: 'Error: boom' });
+    assert.deepEqual(await get(port, '/'), { status: 500, body: 'Error: boom' });
   } finally {
     server.close();
   }
