@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
+import { serverOptions } from '../../server/http/batched-response';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
 
 let upstream: TestServer;
@@ -12,7 +13,7 @@ let bffA: TestServer;
 
 before(async () => {
   upstream = await startTestServer();
-  listening = serve({ fetch: upstream.app.fetch, port: 0, hostname: '127.0.0.1' });
+  listening = serve({ fetch: upstream.app.fetch, port: 0, hostname: '127.0.0.1', serverOptions });
   await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
   upstreamUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
   // Partner A's BFF: holds A's key (the upstream's bootstrap partner) and the upstream's session secret, as the README says.
@@ -70,7 +71,7 @@ describe('a pure BFF in front of an upstream shared by two partners', () => {
 
   test('a BFF whose upstream cannot be reached answers a problem, not a crash, and asks again once it is back', async () => {
     // A port that was free a moment ago: nothing listens there until the second half of the test.
-    const probe = serve({ fetch: upstream.app.fetch, port: 0, hostname: '127.0.0.1' });
+    const probe = serve({ fetch: upstream.app.fetch, port: 0, hostname: '127.0.0.1', serverOptions });
     await new Promise<void>((resolve) => probe.once('listening', () => resolve()));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
@@ -81,7 +82,7 @@ describe('a pure BFF in front of an upstream shared by two partners', () => {
       const res = await client(bff, token).get('/bff/session');
       assert.equal(res.status, 502, res.text);
       assert.equal(res.body.code, 'UPSTREAM_UNAVAILABLE');
-      back = serve({ fetch: upstream.app.fetch, port, hostname: '127.0.0.1' });
+      back = serve({ fetch: upstream.app.fetch, port, hostname: '127.0.0.1', serverOptions });
       await new Promise<void>((resolve) => back!.once('listening', () => resolve()));
       assert.equal((await client(bff, token).get('/bff/session')).status, 200, 'the failed ask was not remembered');
     } finally {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { serve } from '@hono/node-server';
+import { serverOptions } from '../../server/http/batched-response';
 import { webhookDispatcher } from '../../server/workers/webhooks';
 import { client, individual, type TestServer, startTestServer } from './harness';
 
@@ -23,7 +24,7 @@ before(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = await startTestServer({ RAMP_PUBLIC_URL: base, RAMP_WEBHOOK_SCHEDULE: '0.02,0.02', RAMP_WEBHOOK_TIMEOUT_MS: '2000' });
-  const listening = serve({ fetch: server.app.fetch, port, hostname: '127.0.0.1' });
+  const listening = serve({ fetch: server.app.fetch, port, hostname: '127.0.0.1', serverOptions });
   close = () => listening.close();
 });
 after(async () => {

@@ -4,13 +4,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { serve } from '@hono/node-server';
+import { serverOptions } from '../../server/http/batched-response';
 import type { FileStore } from '../../server/store/file-store';
 import { client, individual, type TestServer } from './harness';
 import { individualInfo, PDF } from './kyc-helpers';
 
 /** Serves the test app on 127.0.0.1 with a real HTTP server (so sockets, keep-alive and aborts are real). */
 export async function listen(server: TestServer): Promise<{ port: number; base: string; close(): Promise<void> }> {
-  const http = serve({ fetch: server.app.fetch, port: 0, hostname: '127.0.0.1' });
+  const http = serve({ fetch: server.app.fetch, port: 0, hostname: '127.0.0.1', serverOptions });
   await new Promise<void>((resolve) => (http.listening ? resolve() : http.once('listening', () => resolve())));
   const port = (http.address() as AddressInfo).port;
   return {
