@@ -1,10 +1,18 @@
 // The OpenAPIHono every resource sub-app is made from: zod failures become 400 problems naming each field.
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
+import type { JsonText } from '../presenters';
 import { ProblemSchema } from '../../src/contract/common';
 import type { AppEnv } from './env';
 import { validationHook } from './problem';
 
 export const openApiApp = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+
+/** An answer whose body a presenter already serialised, typed as `c.json` of the value would be. */
+export const jsonAnswer = <T, S extends ContentfulStatusCode>(c: Context, text: JsonText<T>, status: S) =>
+  c.body(text, status, { 'content-type': 'application/json' }) as unknown as TypedResponse<JSONParsed<T>, S, 'json'>;
 
 /** Standard problem responses for a route's OpenAPI entry; every authenticated route is also rate limited (429). */
 export const problems = (...statuses: number[]) =>

@@ -3,12 +3,13 @@
 // raise the number only with the reason in the commit.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
+import { business, client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner, readyIndividual } from './kyc-helpers';
 import { sql } from 'drizzle-orm';
 import { limitWindows } from '../../server/domain/limits';
 import { newId } from '../../server/ids';
 import { getCustomerWithParts } from '../../server/store/queries/customer-parts';
+import { readCustomer } from '../../server/presenters';
 
 let server: TestServer;
 let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
@@ -174,6 +175,44 @@ describe('customer reads under load share statements', () => {
     assert.ok(links.every(Boolean), 'every read carries a verification link');
     assert.equal(new Set(links).size, links.length);
     assert.ok(statements <= asks.length / 3, `${statements} statements for ${asks.length} reads`);
+  });
+
+  test('a read answers the presented customer’s own JSON, key for key, with a link of its own even when reads share a statement', async () => {
+    // The read's text is made once per statement and shared by its reads, around each read's own link: it must be the
+    // text JSON.stringify gives of the presented customer (same keys, order and values), whatever the customer holds.
+    const p = await newPartner(server);
+    const approved = await approvedIndividual(server, p.api, p.apiKey);
+    const rejected = await readyIndividual(server, p.api, p.apiKey, 0);
+    assert.equal((await p.api.post(`/v2/sandbox/customers/${rejected}/liveness`)).status, 200);
+    assert.equal((await p.api.post(`/v2/sandbox/customers/${rejected}/review`, { outcome: 'TEMPORARY_REJECTION' })).status, 200);
+    // Text that looks like the answer's own structure, in the partner's and the customer's strings.
+    const tricky = { note: '","verification":{"link":"x"},"id":"', link: '"link":' };
+    const company = await p.api.post('/v2/customers', business({ metadata: tricky }));
+    assert.equal(company.status, 201, company.text);
+    const person = await p.api.post('/v2/customers', individual({ name: 'Ana "link": Souza', email: 'ana@example.com', metadata: tricky }));
+    assert.equal(person.status, 201, person.text);
+    const LINK = /"link":"http[^"]*"/g;
+    const shapes = [{}, { includeBalances: true }, { includeTransactionLimits: true }, { includeBalances: true, includeTransactionLimits: true }];
+    for (const id of [approved, rejected, company.body.id as string, person.body.id as string]) {
+      for (const opts of shapes) {
+        const query = new URLSearchParams(Object.entries(opts).map(([k, v]) => [k, String(v)]));
+        // Eight reads at once: on PostgreSQL they share statements, and so the text around their links.
+        const answers = await Promise.all(Array.from({ length: 8 }, () => p.api.get(`/v2/customers/${id}?${query}`)));
+        const presented = await readCustomer(server.deps.store.db, server.deps, p.partnerId, id, opts);
+        const expected = JSON.stringify(presented).replace(LINK, '"link":"…"');
+        for (const res of answers) {
+          assert.equal(res.status, 200, res.text);
+          assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+          assert.equal(res.text.replace(LINK, '"link":"…"'), expected, `${id} ${query}`);
+          assert.equal(res.text.match(LINK)?.length, 1, 'one link');
+        }
+        const links = answers.map((r) => r.body.verification.link as string);
+        assert.equal(new Set(links).size, links.length, 'a link of its own for every read');
+        assert.ok(links.every((l) => l.startsWith(`${server.deps.config.publicUrl}/verify/`)));
+      }
+    }
+    const reason = (await p.api.get(`/v2/customers/${rejected}`)).body.verification.statusReason;
+    assert.deepEqual(reason?.rejectLabels, ['SANDBOX_REVIEW'], 'the reason sits after the link');
   });
 
   test('reads of one customer in different limit windows never share a statement: each counts its own window', async () => {
