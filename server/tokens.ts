@@ -35,6 +35,8 @@ export class Tokens {
   private readonly key: Uint8Array;
   private readonly linkKey: Uint8Array;
   readonly verificationLinkTtlSeconds: number;
+  /** Per partner and customer, the base64url of a link's header and its claims up to the jti (see `verificationLinkToken`). */
+  private readonly linkHeads = new Map<string, string>();
   constructor(secret: string, opts: TokenOptions = {}) {
     this.key = new TextEncoder().encode(secret);
     this.linkKey = deriveTokenKey(secret, VERIFICATION_LINK_PURPOSE);
@@ -73,19 +75,30 @@ export class Tokens {
    * an expiry (`verificationLinkTtlSeconds` after `issuedAt`). It is never stored; a leaked one stops working by itself.
    */
   async signVerificationLink(partnerId: string, customerId: string, opts: { issuedAt?: Date } = {}): Promise<{ token: string; expiresAt: Date }> {
-    return this.signVerificationLinkSync(partnerId, customerId, opts);
+    const iat = Math.floor((opts.issuedAt ?? new Date()).getTime() / 1000);
+    return { token: this.verificationLinkToken(partnerId, customerId, iat), expiresAt: new Date((iat + this.verificationLinkTtlSeconds) * 1000) };
   }
 
-  /** `signVerificationLink` without the promise, for presenters that build many customers in one go. */
-  signVerificationLinkSync(partnerId: string, customerId: string, opts: { issuedAt?: Date } = {}): { token: string; expiresAt: Date } {
-    const iat = Math.floor((opts.issuedAt ?? new Date()).getTime() / 1000);
-    const exp = iat + this.verificationLinkTtlSeconds;
-    // Signed with node:crypto's HMAC directly (a compact HS256 JWT, verified by jose below): ~10 µs instead of ~140 µs
-    // through WebCrypto, so a fresh link on every customer read stays cheap (it was 12–17 % of a read's CPU).
-    const payload = { purpose: VERIFICATION_LINK_PURPOSE, pid: partnerId, sub: customerId, aud: VERIFICATION_LINK_AUDIENCE, jti: newId(), iat, exp };
-    const signingInput = `${LINK_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-    const token = `${signingInput}.${createHmac('sha256', this.linkKey).update(signingInput).digest('base64url')}`;
-    return { token, expiresAt: new Date(exp * 1000) };
+  /**
+   * `signVerificationLink`'s token, without the promise, for presenters (a fresh one on every customer read).
+   *
+   * A compact HS256 JWT signed with node:crypto's HMAC (jose verifies it below): ~3.5 µs, where WebCrypto took ~140 µs
+   * (it was 12–17 % of a read's CPU), and jose's encoder ~5 µs. The claims that stay the same for a customer come first,
+   * their base64url made once per customer: JSON allows spaces after the opening brace, and 0–2 of them make that part
+   * a whole number of 3-byte groups, so its base64url joins the rest's unchanged.
+   */
+  verificationLinkToken(partnerId: string, customerId: string, iat = Math.floor(Date.now() / 1000)): string {
+    const key = `${partnerId}|${customerId}`;
+    let head = this.linkHeads.get(key);
+    if (head === undefined) {
+      if (this.linkHeads.size >= 10_000) this.linkHeads.clear();
+      const claims = `"purpose":${JSON.stringify(VERIFICATION_LINK_PURPOSE)},"pid":${JSON.stringify(partnerId)},"sub":${JSON.stringify(customerId)},"aud":${JSON.stringify(VERIFICATION_LINK_AUDIENCE)},"jti":"`;
+      const open = `{${' '.repeat((3 - (Buffer.byteLength(claims) + 1) % 3) % 3)}`;
+      this.linkHeads.set(key, (head = `${LINK_HEADER}.${Buffer.from(open + claims).toString('base64url')}`));
+    }
+    // jti is a UUID: ASCII, like the numbers.
+    const signingInput = `${head}${Buffer.from(`${newId()}","iat":${iat},"exp":${iat + this.verificationLinkTtlSeconds}}`, 'latin1').toString('base64url')}`;
+    return `${signingInput}.${createHmac('sha256', this.linkKey).update(signingInput, 'latin1').digest('base64url')}`;
   }
 
   /** The customer a valid, unexpired link names; undefined for anything else (another purpose, another key, expired). */

@@ -87,7 +87,7 @@ async function serialiseAroundLink(db: Db, deps: PresentDeps, found: { row: Cust
 }
 
 /** A fresh verification link: its own expiry and id; never the same twice, never stored. */
-const verificationLink = (deps: PresentDeps, row: CustomerRow): string => `${deps.config.publicUrl}/verify/${deps.tokens.signVerificationLinkSync(row.partnerId, row.id).token}`;
+const verificationLink = (deps: PresentDeps, row: CustomerRow): string => `${deps.config.publicUrl}/verify/${deps.tokens.verificationLinkToken(row.partnerId, row.id)}`;
 
 const partsOptions = (deps: PresentDeps, opts: PresentOptions) => ({
   balances: opts.includeBalances,

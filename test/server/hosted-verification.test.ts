@@ -87,6 +87,21 @@ describe('verification links', () => {
     for (const t of [first, second, tokenOf(listed)]) assert.equal((await hosted(t).get('/verify/api/customer')).body.id, c.id);
   });
 
+  test('a link carries exactly its claims, whatever length its ids give the part encoded once per customer', async () => {
+    // The claims before the jti are base64url-encoded once per customer and joined to the rest's: ids of every length
+    // modulo 3 must still decode to the same claims and verify.
+    const { tokens } = server.deps;
+    for (const [pid, sub] of [['p', 'c'], ['p', 'cu'], ['p', 'cus'], ['pa', 'c'], ['partner-é', 'customer-ç']]) {
+      const iat = Math.floor(Date.now() / 1000);
+      for (const token of [tokens.verificationLinkToken(pid!, sub!, iat), tokens.verificationLinkToken(pid!, sub!, iat)]) {
+        const { jti, ...claims } = decodeJwt(token);
+        assert.deepEqual(claims, { purpose: 'verification_link', pid, sub, aud: 'ramp:verify', iat, exp: iat + 24 * 3600 });
+        assert.match(jti!, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        assert.deepEqual(await tokens.verifyVerificationLink(token), { partnerId: pid, customerId: sub });
+      }
+    }
+  });
+
   test('no event (and so no webhook or GET /v2/events) carries a link or any token', async () => {
     const { api, apiKey } = await newPartner(server);
     const id = await approvedIndividual(server, api, apiKey);
