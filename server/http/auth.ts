@@ -1,5 +1,5 @@
 // Bearer API-key auth for /v2: the key names the partner; a missing or unknown key is a 401 problem with WWW-Authenticate.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { AppError } from '../domain/errors';
 import type { Db } from '../store/db';
 import { partnerIdForKey } from '../store/queries/partners';
@@ -17,6 +17,12 @@ export class ApiKeyCache {
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The partner of a key remembered and not expired, without a promise; undefined when `partnerFor` would ask the database. */
+  known(key: string): string | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.until > this.now() ? hit.partnerId : undefined;
+  }
 
   async partnerFor(db: Db, key: string): Promise<string | undefined> {
     const hit = this.entries.get(key);
@@ -40,13 +46,17 @@ export class ApiKeyCache {
 }
 
 export function bearerAuth(db: Db, cache: ApiKeyCache = new ApiKeyCache()): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  const admit = (c: Context<AppEnv>, next: Next, partnerId: string | undefined) => {
+    if (!partnerId) throw new AppError('UNAUTHENTICATED', 'The API key is not valid or was revoked.');
+    c.set('partnerId', partnerId);
+    return next();
+  };
+  return (c, next) => {
     const header = c.req.header('authorization');
     const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!m) throw new AppError('UNAUTHENTICATED', 'Send your API key as `Authorization: Bearer sk_…`.');
-    const partnerId = await cache.partnerFor(db, m[1]!);
-    if (!partnerId) throw new AppError('UNAUTHENTICATED', 'The API key is not valid or was revoked.');
-    c.set('partnerId', partnerId);
-    await next();
+    // A remembered key goes on without a promise of its own; another is looked up.
+    const known = cache.known(m[1]!);
+    return known !== undefined ? admit(c, next, known) : cache.partnerFor(db, m[1]!).then((partnerId) => admit(c, next, partnerId));
   };
 }

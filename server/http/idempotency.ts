@@ -1,7 +1,7 @@
 // `Idempotency-Key` on POST/PATCH: the first request with a key runs, later ones with the same body get its stored answer.
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { AppError, invalid } from '../domain/errors';
 import type { Clock } from '../clock';
 import { type Db, withTransaction } from '../store/db';
@@ -44,16 +44,19 @@ const isUpload = (c: Context<AppEnv>) => /^multipart\//i.test(c.req.header('cont
  * `idempotentUpload` around the effect.
  */
 export function idempotency(deps: IdempotencyDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  // Without a key (every read) the request goes straight on, with no async frame of its own.
+  return (c, next) => {
     const key = keyOf(c);
-    if (key === undefined || isUpload(c)) return next();
+    return key === undefined || isUpload(c) ? next() : keyed(c, next, key);
+  };
+  async function keyed(c: Context<AppEnv>, next: Next, key: string) {
     const hash = hashOf(c, await c.req.text());
     const res = await runIdempotent(deps, c, key, hash, async () => {
       await next();
       return c.res;
     });
     if (res !== c.res) return res;
-  };
+  }
 }
 
 /**

@@ -2,13 +2,16 @@
 // process agrees on a partner's time (read at most once a second per partner and process, and at once after a move made
 // through this process); in production there is no offset and no query.
 import type { MiddlewareHandler } from 'hono';
-import { partnerClockOffset } from '../store/queries/partner-clocks';
+import { knownPartnerClockOffset, partnerClockOffset } from '../store/queries/partner-clocks';
 import type { Deps } from './deps';
 
 export function partnerTime(deps: Pick<Deps, 'clock' | 'config' | 'store'>): MiddlewareHandler<{ Variables: { partnerId: string } }> {
-  return async (c, next) => {
+  return (c, next) => {
     const partnerId = c.get('partnerId');
     if (!deps.config.sandbox || !partnerId) return next();
-    await deps.clock.within(await partnerClockOffset(deps.store.db, partnerId), next);
+    // The offset read within the last second is known without a promise (most requests).
+    const known = knownPartnerClockOffset(partnerId);
+    if (known !== undefined) return deps.clock.within(known, next);
+    return partnerClockOffset(deps.store.db, partnerId).then((offset) => deps.clock.within(offset, next));
   };
 }

@@ -51,6 +51,14 @@ export class LeasedLimiter {
     return this.limiter.points;
   }
 
+  /** One point from `key`'s live lease, without a promise: false when `consume` must decide (no lease, spent, or expired). */
+  tryConsume(key: string): boolean {
+    const lease = this.leases.get(key);
+    if (!lease || lease.until <= Date.now() || lease.left <= 0) return false;
+    lease.left--;
+    return true;
+  }
+
   /** One point for `key`; rejects with a RateLimiterRes (its `msBeforeNext` set) when the window's budget is spent. */
   async consume(key: string): Promise<void> {
     for (;;) {
@@ -100,6 +108,14 @@ export class LeasedLimiter {
       if (err instanceof RateLimiterRes) this.remember(key, err);
       throw err;
     }
+  }
+
+  /** `blockedFor`'s answer while it is known without asking the store (no promise); undefined when it would ask. */
+  knownBlockedFor(key: string): number | undefined {
+    const now = Date.now();
+    const known = this.known.get(key);
+    if (!known || known.until <= now) return undefined;
+    return known.blockedUntil > now ? known.blockedUntil - now : 0;
   }
 
   /** Milliseconds until `key` may try again, 0 while it is under its budget; the store is asked at most once per `knownMs`. */

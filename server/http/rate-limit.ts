@@ -1,7 +1,7 @@
 // Rate limits (rate-limiter-flexible): per API key, widget session, verification link and client address; counters in
 // memory or in PostgreSQL (spent in leases, see rate-limit-lease.ts).
 import { createHash } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type pg from 'pg';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -79,6 +79,10 @@ interface Limit {
   /** One point counted in the store at once (refused credentials: rare, and counted exactly across processes). */
   consumeExact(key: string): Promise<void>;
   blockedFor(key: string): Promise<number>;
+  /** A point taken at once when one is at hand (a live lease), without a promise; false: `consume` decides. */
+  tryConsume?(key: string): boolean;
+  /** `blockedFor`'s answer when known without asking the store; undefined: ask. */
+  knownBlockedFor?(key: string): number | undefined;
 }
 
 function memoryLimit(limiter: RateLimiterAbstract): Limit {
@@ -97,7 +101,13 @@ function memoryLimit(limiter: RateLimiterAbstract): Limit {
 
 function leasedLimit(limiter: RateLimiterAbstract): Limit {
   const leased = new LeasedLimiter(limiter);
-  return { consume: (key) => leased.consume(key), consumeExact: (key) => leased.consumeExact(key), blockedFor: (key) => leased.blockedFor(key) };
+  return {
+    consume: (key) => leased.consume(key),
+    consumeExact: (key) => leased.consumeExact(key),
+    blockedFor: (key) => leased.blockedFor(key),
+    tryConsume: (key) => leased.tryConsume(key),
+    knownBlockedFor: (key) => leased.knownBlockedFor(key),
+  };
 }
 
 export class RateLimits {
@@ -170,13 +180,19 @@ export class RateLimits {
    */
   authFailures(opts: { failureStatuses?: number[] } = {}): MiddlewareHandler {
     const failures = new Set([401, ...(opts.failureStatuses ?? [])]);
-    return async (c, next) => {
-      if (!this.limiters.authFailures || inProcess(c) || c.req.method === 'OPTIONS') return next();
-      const address = this.address(c);
-      const wait = await this.blockedFor('authFailures', address);
-      if (wait > 0) throw rateLimited(wait, 'with refused credentials from this address');
+    const what = 'with refused credentials from this address';
+    const counted = async (c: Context, next: Next, address: string, wait: number) => {
+      if (wait > 0) throw rateLimited(wait, what);
       await next();
-      if (failures.has(c.res.status)) await this.consume('authFailures', address, 'with refused credentials from this address', true);
+      if (failures.has(c.res.status)) await this.consume('authFailures', address, what, true);
+    };
+    return (c, next) => {
+      const limit = this.limiters.authFailures;
+      if (!limit || inProcess(c) || c.req.method === 'OPTIONS') return next();
+      const address = this.address(c);
+      // What the lease remembers of the store's answer, without a promise; otherwise the store is asked.
+      const known = limit.knownBlockedFor?.(address);
+      return known !== undefined ? counted(c, next, address, known) : this.blockedFor('authFailures', address).then((wait) => counted(c, next, address, wait));
     };
   }
 
@@ -184,19 +200,19 @@ export class RateLimits {
   perApiKey(): MiddlewareHandler {
     // Only keys that passed auth get here: a few per partner, so their hashes are remembered rather than made per request.
     const hashes = new Map<string, string>();
-    return async (c, next) => {
-      if (this.limiters.apiKey && !inProcess(c)) {
-        const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-        if (token) {
-          let hashed = hashes.get(token);
-          if (!hashed) {
-            if (hashes.size >= 10_000) hashes.clear();
-            hashes.set(token, (hashed = hashKey(token)));
-          }
-          await this.consume('apiKey', hashed, 'for this API key');
-        }
+    return (c, next) => {
+      const limit = this.limiters.apiKey;
+      if (!limit || inProcess(c)) return next();
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+      if (!token) return next();
+      let hashed = hashes.get(token);
+      if (!hashed) {
+        if (hashes.size >= 10_000) hashes.clear();
+        hashes.set(token, (hashed = hashKey(token)));
       }
-      await next();
+      // A point of a live lease is taken without a promise (most requests); otherwise through the store.
+      if (limit.tryConsume?.(hashed)) return next();
+      return this.consume('apiKey', hashed, 'for this API key').then(() => next());
     };
   }
 

@@ -28,6 +28,12 @@ function forget(partnerId: string | undefined): void {
   }
 }
 
+/** The offset `partnerClockOffset` would answer from its cache, without a promise; undefined when it would ask the database. */
+export function knownPartnerClockOffset(partnerId: string): number | undefined {
+  const hit = cached.get(partnerId);
+  return hit && hit.until > Date.now() ? hit.offsetMs : undefined;
+}
+
 export async function partnerClockOffset(db: Db, partnerId: string): Promise<number> {
   const now = Date.now();
   const hit = cached.get(partnerId);
