@@ -55,8 +55,9 @@ export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: str
   let byShape = serialised.get(found);
   if (!byShape) serialised.set(found, (byShape = new Map()));
   let around = byShape.get(shape);
-  if (!around) byShape.set(shape, (around = serialiseAroundLink(db, deps, found, opts)));
-  const { head, tail } = await around;
+  if (!around) byShape.set(shape, (around = serialiseAroundLink(db, deps, found, opts).then((texts) => (byShape.set(shape, texts), texts))));
+  // Once made, the texts themselves are kept, and the later reads of the row take them without waiting on a promise.
+  const { head, tail } = 'then' in around ? await around : around;
   return `${head}${JSON.stringify(verificationLink(deps, found.row))}${tail}`;
 }
 
@@ -64,7 +65,8 @@ export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: str
 export type JsonText<T> = string & { readonly jsonOf?: T };
 
 /** The serialised customer either side of its link, per row object the store answered and per shape of read. */
-const serialised = new WeakMap<object, Map<string, Promise<{ head: string; tail: string }>>>();
+const serialised = new WeakMap<object, Map<string, Promise<Around> | Around>>();
+type Around = { head: string; tail: string };
 
 /**
  * The customer's JSON as two texts that the link goes between: `head` ends with `"link":`, `tail` follows its value.

@@ -134,14 +134,12 @@ const reads = new WeakMap<Db, Coalescer<Found>>();
  * Outside a transaction, reads of the same partner and shape that arrive while one of their statements is out share the
  * next statement (`Coalescer`): each still sees every write committed before it was asked.
  */
-export async function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<Found | undefined> {
-  if (!isUuid(id)) return undefined;
+export function getCustomerWithParts(db: Db, partnerId: string, id: string, opts: PartsOptions): Promise<Found | undefined> {
+  if (!isUuid(id)) return Promise.resolve(undefined);
   const base = baseOutsideTransaction(db);
   const limits = opts.limits as { dayStart: Date; monthStart: Date } | undefined;
-  if (!base) {
-    const [found] = await customerWithPartsQuery(db, partnerId, sql`${`{${id}}`}::uuid[]`, opts);
-    return found && split(found);
-  }
+  if (!base) return customerWithPartsQuery(db, partnerId, sql`${`{${id}}`}::uuid[]`, opts).then(([found]) => found && split(found));
+  // Not async: the coalescer's promise is the answer itself (an async function returning it costs two more turns).
   let coalescer = reads.get(base);
   if (!coalescer) reads.set(base, (coalescer = new Coalescer()));
   // The windows as numbers in the group's key; as text only once per statement (toISOString was ~2 % of a read).
