@@ -1,5 +1,5 @@
 // Pinned API versions: `Ramp-Version: 2.x.0` turns /v2 answers back, one step per changelog entry, newest first.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { AppError } from '../domain/errors';
 import { setAnswerHeader } from './answer-headers';
 
@@ -104,7 +104,20 @@ export function parseVersion(header: string | undefined): ApiVersion {
 
 /** /v2 middleware: echoes the version served on every answer (problems included) and turns JSON answers back to it. */
 export function apiVersions(): MiddlewareHandler {
-  return async (c, next) => {
+  const pinned = async (c: Context, next: Next, version: ApiVersion, steps: Step[]) => {
+    for (const s of steps) {
+      const url = s.request?.(new URL(c.req.url), c.req.method);
+      if (url) c.req.raw = new Request(url, c.req.raw);
+    }
+    await next();
+    setAnswerHeader(c, 'ramp-version', version);
+    if (!/^application\/json/i.test(c.res.headers.get('content-type') ?? '') || c.res.status >= 300) return;
+    const body = await c.res.json();
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    c.res = new Response(JSON.stringify(transformBody(body, steps)), { status: c.res.status, headers });
+  };
+  return (c, next) => {
     let version: ApiVersion;
     try {
       version = parseVersion(c.req.header('ramp-version'));
@@ -113,16 +126,10 @@ export function apiVersions(): MiddlewareHandler {
       throw err;
     }
     const steps = stepsFor(version);
-    for (const s of steps) {
-      const url = s.request?.(new URL(c.req.url), c.req.method);
-      if (url) c.req.raw = new Request(url, c.req.raw);
-    }
-    await next();
+    if (steps.length) return pinned(c, next, version, steps);
+    // The latest version (most requests): nothing to turn back, so the answer is named before it is made, and the
+    // request goes on with no async frame of its own.
     setAnswerHeader(c, 'ramp-version', version);
-    if (!steps.length || !/^application\/json/i.test(c.res.headers.get('content-type') ?? '') || c.res.status >= 300) return;
-    const body = await c.res.json();
-    const headers = new Headers(c.res.headers);
-    headers.delete('content-length');
-    c.res = new Response(JSON.stringify(transformBody(body, steps)), { status: c.res.status, headers });
+    return next();
   };
 }

@@ -32,6 +32,9 @@ describe('Ramp-Version', () => {
     assert.equal(latest.body.wallet, undefined);
     assert.equal(latest.body.transactionLimits, undefined);
     assert.equal((await api.get('/v2/customers/not-a-uuid')).headers.get('ramp-version'), '2.4.0');
+    const missing = await api.get('/v2/customers/00000000-0000-7000-8000-000000000000');
+    assert.equal(missing.status, 404, 'a problem thrown by the route');
+    assert.equal(missing.headers.get('ramp-version'), '2.4.0');
     for (const bad of ['1.0.0', '2.5.0', 'latest', '2.2']) {
       const res = await api.get('/v2/customers', { 'ramp-version': bad });
       assert.equal(res.status, 400, bad);
