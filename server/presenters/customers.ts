@@ -45,7 +45,8 @@ export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string,
 /**
  * A customer read as its JSON answer (`GET /v2/customers/{id}`). Reads that share a statement get one row object from
  * the coalescer, and share one presented and serialised customer too: the text either side of the link, made once per
- * row object. Each read still gets a link of its own, minted here and spliced in (issue 9: a fresh link on every read).
+ * row object, when a second read of it comes. Each read still gets a link of its own, minted for it and spliced in
+ * (issue 9: a fresh link on every read).
  * Presenting and `JSON.stringify` were ~10 % of a read's CPU when all clients read one customer (issue 14).
  */
 export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<JsonText<Customer> | undefined> {
@@ -54,9 +55,16 @@ export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: str
   const shape = `${opts.includeBalances ? 'b' : ''}${opts.includeTransactionLimits ? 'l' : ''}`;
   let byShape = serialised.get(found);
   if (!byShape) serialised.set(found, (byShape = new Map()));
-  let around = byShape.get(shape);
-  if (!around) byShape.set(shape, (around = serialiseAroundLink(db, deps, found, opts).then((texts) => (byShape.set(shape, texts), texts))));
+  const shared = byShape.get(shape);
+  if (!shared) {
+    // The first read of the row is presented and serialised whole, with its own link, as any read was; the presented
+    // customer is kept for the reads that turn out to share the row (most rows have one read, and no texts are made).
+    const presented = presentCustomers(db, deps, [found.row], opts, found.parts).then((customers) => customers[0]!);
+    byShape.set(shape, { presented });
+    return JSON.stringify(await presented);
+  }
   // Once made, the texts themselves are kept, and the later reads of the row take them without waiting on a promise.
+  const around = (shared.around ??= shared.presented.then(aroundLink).then((texts) => (shared.around = texts)));
   const { head, tail } = 'then' in around ? await around : around;
   return `${head}${JSON.stringify(verificationLink(deps, found.row))}${tail}`;
 }
@@ -64,17 +72,17 @@ export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: str
 /** The JSON text of a `T`, as a presenter serialised it (the type says what it holds; the text is a plain string). */
 export type JsonText<T> = string & { readonly jsonOf?: T };
 
-/** The serialised customer either side of its link, per row object the store answered and per shape of read. */
-const serialised = new WeakMap<object, Map<string, Promise<Around> | Around>>();
+/** Per row object the store answered and per shape of read: the presented customer, and the texts around a link. */
+const serialised = new WeakMap<object, Map<string, { presented: Promise<Customer>; around?: Promise<Around> | Around }>>();
 type Around = { head: string; tail: string };
 
 /**
- * The customer's JSON as two texts that the link goes between: `head` ends with `"link":`, `tail` follows its value.
- * Built from the presented customer's own keys, in their order, so the answer is the one `JSON.stringify` of
- * `readCustomer`'s customer gives (no search in the text, which holds the partner's and the customer's own strings).
+ * The customer's JSON as two texts that a link goes between (`head` ends with `"link":`, `tail` follows its value),
+ * whatever link the presented customer had. Built from its own keys, in their order, so each answer is the one
+ * `JSON.stringify` of the customer with that link gives (no search in the text, which holds the partner's and the
+ * customer's own strings).
  */
-async function serialiseAroundLink(db: Db, deps: PresentDeps, found: { row: CustomerRow; parts: CustomerParts }, opts: PresentOptions): Promise<{ head: string; tail: string }> {
-  const customer = (await presentCustomers(db, deps, [found.row], { ...opts, withLink: false }, found.parts))[0]!;
+function aroundLink(customer: Customer): Around {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   let seen = false;
@@ -82,7 +90,7 @@ async function serialiseAroundLink(db: Db, deps: PresentDeps, found: { row: Cust
     if (key === 'verification') seen = true;
     else (seen ? after : before)[key] = value;
   }
-  const { statusReason, ...verification } = customer.verification;
+  const { statusReason, link: _, ...verification } = customer.verification;
   const head = `${JSON.stringify(before).slice(0, -1)},"verification":${JSON.stringify(verification).slice(0, -1)},"link":`;
   const tail = `${statusReason ? `,"statusReason":${JSON.stringify(statusReason)}` : ''}},${JSON.stringify(after).slice(1)}`;
   return { head, tail };
