@@ -52,15 +52,13 @@ export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string,
 export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<JsonText<Customer> | undefined> {
   const found = await getCustomerWithParts(db, partnerId, id, partsOptions(deps, opts));
   if (!found) return undefined;
-  const shape = `${opts.includeBalances ? 'b' : ''}${opts.includeTransactionLimits ? 'l' : ''}`;
-  let byShape = serialised.get(found);
-  if (!byShape) serialised.set(found, (byShape = new Map()));
-  const shared = byShape.get(shape);
+  // A row object answers reads of one shape only: the coalescer's group names the balances and the limit windows.
+  const shared = serialised.get(found);
   if (!shared) {
     // The first read of the row is presented and serialised whole, with its own link, as any read was; the presented
     // customer is kept for the reads that turn out to share the row (most rows have one read, and no texts are made).
     const presented = presentCustomers(db, deps, [found.row], opts, found.parts).then((customers) => customers[0]!);
-    byShape.set(shape, { presented });
+    serialised.set(found, { presented });
     return JSON.stringify(await presented);
   }
   // Once made, the texts themselves are kept, and the later reads of the row take them without waiting on a promise.
@@ -72,8 +70,8 @@ export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: str
 /** The JSON text of a `T`, as a presenter serialised it (the type says what it holds; the text is a plain string). */
 export type JsonText<T> = string & { readonly jsonOf?: T };
 
-/** Per row object the store answered and per shape of read: the presented customer, and the texts around a link. */
-const serialised = new WeakMap<object, Map<string, { presented: Promise<Customer>; around?: Promise<Around> | Around }>>();
+/** Per row object the store answered: the presented customer, and the texts around a link. */
+const serialised = new WeakMap<object, { presented: Promise<Customer>; around?: Promise<Around> | Around }>();
 type Around = { head: string; tail: string };
 
 /**
