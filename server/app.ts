@@ -1,10 +1,12 @@
 // The whole HTTP surface, assembled in one place: /v2 (API key), /bff (widget sessions), pages, docs, health.
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorHandler } from 'hono';
 import { bffApp } from './bff/routes';
 import { parseOrigins, publicOnboardingApp } from './bff/public-onboarding';
 import { widgetSessionAuth } from './bff/session';
 import { InProcessUpstream, Upstream, UpstreamProblem } from './bff/upstream';
 import { ApiKeyCache, bearerAuth } from './http/auth';
+import { chain } from './http/chain';
 import { additionalInformationApp } from './http/additional-information';
 import { associatedPartiesApp } from './http/associated-parties';
 import { customersApp } from './http/customers';
@@ -53,20 +55,22 @@ export function createApp(deps: AppDeps) {
   const limits = new RateLimits(config, store, logger);
   app.use('*', requestContext(logger));
   app.use('*', queryText());
-  app.onError((err, c) => {
+  const answerError: ErrorHandler<AppEnv> = (err, c) => {
     if (err instanceof UpstreamProblem) {
       return c.newResponse(JSON.stringify({ ...err.body, requestId: c.get('requestId') }), err.status as 400, {
         'content-type': 'application/problem+json',
       });
     }
     return onError(err, c);
-  });
+  };
+  app.onError(answerError);
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();
   const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
   const keys = new ApiKeyCache();
-  v2.use('*', apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBody({ uploads }), idempotency({ db: store.db, clock }));
+  // One layer of hono's stack (`chain`): each of these still answers its own errors, as a layer of its own would.
+  v2.use('*', chain(answerError, apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBody({ uploads }), idempotency({ db: store.db, clock })));
   v2.route('/', customersApp(deps));
   v2.route('/', additionalInformationApp(deps));
   v2.route('/', documentsApp(deps));
