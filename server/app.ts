@@ -53,8 +53,6 @@ export function createApp(deps: AppDeps) {
   const { config, store, clock, logger } = deps;
   const app = new OpenAPIHono<AppEnv>();
   const limits = new RateLimits(config, store, logger);
-  app.use('*', requestContext(logger));
-  app.use('*', queryText());
   const answerError: ErrorHandler<AppEnv> = (err, c) => {
     if (err instanceof UpstreamProblem) {
       return c.newResponse(JSON.stringify({ ...err.body, requestId: c.get('requestId') }), err.status as 400, {
@@ -64,6 +62,7 @@ export function createApp(deps: AppDeps) {
     return onError(err, c);
   };
   app.onError(answerError);
+  app.use('*', chain(answerError, requestContext(logger), queryText()));
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();

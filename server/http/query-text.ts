@@ -4,15 +4,19 @@ import type { MiddlewareHandler } from 'hono';
 import { hasControlCharacter, textErrorMessages } from '../../src/contract/text';
 import { invalid } from '../domain/errors';
 
+/** A query of printable ASCII characters other than `%`. */
+const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
+
 export function queryText(): MiddlewareHandler {
   return (c, next) => {
     const url = c.req.url;
     const q = url.indexOf('?');
-    if (q >= 0) {
+    // Printable ASCII without `%` decodes to printable ASCII (a `+` to a space): nothing to find, nothing to parse.
+    if (q >= 0 && !PLAIN.test(url.slice(q + 1))) {
       for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
-        const shown = name.replace(/[\p{Cc}\p{Cs}]/gu, '?');
-        if (hasControlCharacter(name)) throw invalid([{ path: `query.${shown}`, message: 'is a parameter name with control characters or malformed Unicode' }]);
-        if (hasControlCharacter(value)) throw invalid([{ path: `query.${shown}`, message: textErrorMessages.controlCharacter }]);
+        const shown = () => name.replace(/[\p{Cc}\p{Cs}]/gu, '?');
+        if (hasControlCharacter(name)) throw invalid([{ path: `query.${shown()}`, message: 'is a parameter name with control characters or malformed Unicode' }]);
+        if (hasControlCharacter(value)) throw invalid([{ path: `query.${shown()}`, message: textErrorMessages.controlCharacter }]);
       }
     }
     return next();

@@ -181,10 +181,9 @@ export class RateLimits {
   authFailures(opts: { failureStatuses?: number[] } = {}): MiddlewareHandler {
     const failures = new Set([401, ...(opts.failureStatuses ?? [])]);
     const what = 'with refused credentials from this address';
-    const counted = async (c: Context, next: Next, address: string, wait: number) => {
+    const counted = (c: Context, next: Next, address: string, wait: number): Promise<void> => {
       if (wait > 0) throw rateLimited(wait, what);
-      await next();
-      if (failures.has(c.res.status)) await this.consume('authFailures', address, what, true);
+      return next().then(() => (failures.has(c.res.status) ? this.consume('authFailures', address, what, true) : undefined));
     };
     return (c, next) => {
       const limit = this.limiters.authFailures;

@@ -9,23 +9,25 @@ import type { AppEnv } from './env';
 export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
   // Without a line to write (RAMP_LOG_LEVEL above info), nothing is timed or gathered for one.
   const logs = logger.isLevelEnabled('info');
-  return async (c, next) => {
+  // Not async: the answer is finished in `next`'s continuation, without a promise of this middleware's own.
+  return (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[A-Za-z0-9_.-]{8,64}$/.test(incoming) ? incoming : newRequestId();
     c.set('requestId', requestId);
     c.set('logger', logger);
     const started = logs ? performance.now() : 0;
-    await next();
-    setAnswerHeader(c, 'x-request-id', requestId);
-    // No response may be sniffed into another type (an uploaded "PDF" rendered as HTML, a JSON problem as script).
-    setAnswerHeader(c, 'x-content-type-options', 'nosniff');
-    closeIfBodyUnread(c);
-    if (!logs) return;
-    // The route pattern, not the URL: paths such as /verify/{token} carry secrets.
-    const route = c.req.routePath && c.req.routePath !== '/*' ? c.req.routePath : new URL(c.req.url).pathname.replace(/^\/(verify)\/.+$/, '/$1/:token');
-    logger.info(
-      { requestId, method: c.req.method, route, status: c.res.status, ms: Math.round(performance.now() - started), partnerId: c.get('partnerId') },
-      'request',
-    );
+    return next().then(() => {
+      setAnswerHeader(c, 'x-request-id', requestId);
+      // No response may be sniffed into another type (an uploaded "PDF" rendered as HTML, a JSON problem as script).
+      setAnswerHeader(c, 'x-content-type-options', 'nosniff');
+      closeIfBodyUnread(c);
+      if (!logs) return;
+      // The route pattern, not the URL: paths such as /verify/{token} carry secrets.
+      const route = c.req.routePath && c.req.routePath !== '/*' ? c.req.routePath : new URL(c.req.url).pathname.replace(/^\/(verify)\/.+$/, '/$1/:token');
+      logger.info(
+        { requestId, method: c.req.method, route, status: c.res.status, ms: Math.round(performance.now() - started), partnerId: c.get('partnerId') },
+        'request',
+      );
+    });
   };
 }
