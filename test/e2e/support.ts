@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { findChromium } from '../../scripts/ensure-chromium.mjs';
+import { nodeFlags } from '../../scripts/node-flags.mjs';
 
 export interface RunningServer {
   url: string;
@@ -28,14 +29,14 @@ async function freePort(): Promise<number> {
 const root = new URL('../..', import.meta.url).pathname;
 
 /**
- * The flags `npm start` gives node for the bundled server (package.json), so that a bench's server runs as it does
- * there: not this process's own, whose tsx loader would run in the server too, with its memory.
+ * The flags `npm start` gives node for the bundled server (scripts/node-flags.mjs, per database: `env` is the server's),
+ * so that a bench's server runs as it does there: not this process's own, whose tsx loader would run in the server too,
+ * with its memory.
  */
-export function startFlags(): string[] {
+export function startFlags(env: Record<string, string | undefined> = process.env): string[] {
   const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const flags = /\bnode ((?:--[\w-]+(?:=\S+)? )*)dist\/server\/main\.js/.exec(start);
-  if (!flags) throw new Error('package.json: the start script no longer runs `node … dist/server/main.js`');
-  return flags[1]!.trim().split(' ').filter(Boolean);
+  if (!/\bexec node \$\(node scripts\/node-flags\.mjs\) dist\/server\/main\.js$/.test(start)) throw new Error('package.json: the start script no longer runs `node $(node scripts/node-flags.mjs) dist/server/main.js`');
+  return nodeFlags(env);
 }
 
 /**
@@ -48,7 +49,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { bund
   const apiKey = `sk_sandbox_e2e${Math.random().toString(36).slice(2)}${'x'.repeat(16)}`;
   const url = `http://127.0.0.1:${port}`;
   let out = '';
-  const args = opts.bundled ? [...startFlags(), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const args = opts.bundled ? [...startFlags({ ...process.env, DATABASE_URL: '' }), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: {

@@ -1,0 +1,17 @@
+// The flags `npm start` gives node for the bundled server, per database (the start script runs this file and passes on
+// what it prints; benches and end-to-end tests import `nodeFlags` to run the server as `npm start` does).
+//
+// The young generation (V8's semi-space) is set per store. Embedded PGlite keeps it at 8 MB: its heap shares the
+// process with PGlite's WebAssembly memory, and issue 14 holds the server's RSS under load to 300 MB (32 MB took it to
+// 333 MB). On PostgreSQL nothing else lives in the process, and at a few thousand reads a second an 8 MB semi-space is
+// scavenged every ~12 ms, each time copying the ~1.5 MB that requests in flight hold: 32 MB scavenges a quarter as
+// often, 5–9 % less CPU per read in interleaved A/Bs (bench/http.ts cases).
+// `--liftoff-only` keeps PGlite's WebAssembly on V8's baseline compiler (its optimising tier-up filled four malloc arenas
+// of the compiler threads, ~85 MB, for no throughput the bench could see).
+
+/** The node flags for the server process, for the environment it runs in. */
+export function nodeFlags(env = process.env) {
+  return ['--enable-source-maps', `--max-semi-space-size=${env.DATABASE_URL ? 32 : 8}`, '--liftoff-only'];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${nodeFlags().join(' ')}\n`);
