@@ -42,12 +42,12 @@ type Parsed = { success: true; data: unknown } | { success: false; error: z.ZodE
 /** A route's validation hook, as zod-validator calls it: an answer (or `{ response }`) refuses the request. */
 type Hook = (result: Parsed & { data?: unknown; target: string }, c: Context<AppEnv>) => unknown;
 
-/** A query as hono's validator reads it: a name given once is a string, given more often an array of them. */
-const queryOf = (c: Context<AppEnv>): Record<string, string | string[]> => {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, values] of Object.entries(c.req.queries())) out[name] = values.length === 1 ? values[0]! : values;
-  return out;
-};
+/**
+ * A query as hono's validator reads it: a name given once is a string, given more often an array of them. Made with
+ * `Object.fromEntries`, as there: every name an own property (assigned, `__proto__` would set the object's prototype).
+ */
+const queryOf = (c: Context<AppEnv>): Record<string, string | string[]> =>
+  Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
 
 /**
  * The query and path parameters checked as @hono/zod-validator checks them (the hook sees every result; a failure it

@@ -32,6 +32,7 @@ function routes(app: OpenAPIHono<AppEnv>) {
     .openapi(createRoute({ method: 'get', path: '/things/{id}', request: { params: Id, query: Query }, responses: ok }), (c) =>
       c.json({ param: c.req.valid('param'), query: c.req.valid('query') }, 200),
     )
+    .openapi(createRoute({ method: 'get', path: '/strict', request: { query: z.strictObject({ size: z.string().optional() }) }, responses: ok }), (c) => c.json(c.req.valid('query'), 200))
     .openapi(createRoute({ method: 'get', path: '/gated', request: { query: AsyncQuery }, responses: ok }), (c) => c.json(c.req.valid('query'), 200))
     .openapi(
       createRoute({ method: 'post', path: '/things/{id}/notes', middleware: [stamp] as const, request: { params: Id, query: Query, body: { required: true, content: { 'application/json': { schema: Body } } } }, responses: ok }),
@@ -66,6 +67,10 @@ const requests: [string, RequestInit?][] = [
   ['/things/not-a-uuid'],
   ['/things/not-a-uuid?size=500'],
   [`/things/${id}?size=%00`],
+  [`/things/${id}?__proto__=x&__proto__=y&constructor=z`],
+  [`/strict?__proto__=x&__proto__=y`],
+  ['/strict?__proto__=x'],
+  ['/strict?constructor=x&toString=y'],
   ['/gated?code=open'],
   ['/gated?code=shut'],
   ['/gated'],
