@@ -9,9 +9,14 @@
 // `--liftoff-only` keeps PGlite's WebAssembly on V8's baseline compiler (its optimising tier-up filled four malloc arenas
 // of the compiler threads, ~85 MB, for no throughput the bench could see).
 
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
 /** The node flags for the server process, for the environment it runs in. */
 export function nodeFlags(env = process.env) {
   return ['--enable-source-maps', `--max-semi-space-size=${env.DATABASE_URL ? 32 : 8}`, '--liftoff-only'];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${nodeFlags().join(' ')}\n`);
+// Run as a script (the start script): print them. Compared as real paths' URLs, so a checkout path with spaces or a
+// symlink still matches.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) process.stdout.write(`${nodeFlags().join(' ')}\n`);
