@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 // @ts-expect-error: plain JavaScript without types
 import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
-import { startFlags } from '../test/e2e/support';
+import { nodeFlags } from '../scripts/node-flags.mjs';
 
 /**
  * The customer read must keep at least this share of bare node:http's throughput (autocannon's floor): a regression
@@ -73,7 +73,8 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 // The server under test: bench/server.ts bundled as npm start bundles the server (plain JavaScript, no tsx in it), in a child process.
 const root = new URL('..', import.meta.url).pathname;
 execFileSync(process.execPath, [`${root}scripts/build-server.mjs`, 'bench/server.ts', 'dist/bench/server.js'], { stdio: 'inherit' });
-const START_FLAGS = startFlags();
+// The flags `npm start` gives node for this database (not this process's own: its tsx loader would run in the server too).
+const START_FLAGS = nodeFlags();
 /** On PostgreSQL the hot paths and lock + on-ramp run a second time with this many server processes (RAMP_WORKERS). */
 const WORKERS = databaseUrl ? Number(process.env.BENCH_WORKERS ?? availableParallelism()) : 1;
 

@@ -11,9 +11,10 @@ export function queryText(): MiddlewareHandler {
   return (c, next) => {
     const url = c.req.url;
     const q = url.indexOf('?');
+    const query = q >= 0 ? url.slice(q + 1) : '';
     // Printable ASCII without `%` decodes to printable ASCII (a `+` to a space): nothing to find, nothing to parse.
-    if (q >= 0 && !PLAIN.test(url.slice(q + 1))) {
-      for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+    if (!PLAIN.test(query)) {
+      for (const [name, value] of new URLSearchParams(query)) {
         const shown = () => name.replace(/[\p{Cc}\p{Cs}]/gu, '?');
         if (hasControlCharacter(name)) throw invalid([{ path: `query.${shown()}`, message: 'is a parameter name with control characters or malformed Unicode' }]);
         if (hasControlCharacter(value)) throw invalid([{ path: `query.${shown()}`, message: textErrorMessages.controlCharacter }]);

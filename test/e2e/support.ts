@@ -1,6 +1,6 @@
 // End-to-end support: the real server as a child process on 127.0.0.1 (embedded database in a temp dir), and headless Chromium through playwright-core.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,17 +29,6 @@ async function freePort(): Promise<number> {
 const root = new URL('../..', import.meta.url).pathname;
 
 /**
- * The flags `npm start` gives node for the bundled server (scripts/node-flags.mjs, per database: `env` is the server's),
- * so that a bench's server runs as it does there: not this process's own, whose tsx loader would run in the server too,
- * with its memory.
- */
-export function startFlags(env: Record<string, string | undefined> = process.env): string[] {
-  const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
-  if (!/\bexec node \$\(node scripts\/node-flags\.mjs\) dist\/server\/main\.js$/.test(start)) throw new Error('package.json: the start script no longer runs `node $(node scripts/node-flags.mjs) dist/server/main.js`');
-  return nodeFlags(env);
-}
-
-/**
  * The server from its sources through tsx; `bundled`: as `npm start` runs it (dist/server/main.js with its flags;
  * build it first, `node scripts/build-if-stale.mjs`).
  */
@@ -49,7 +38,8 @@ export async function startServer(env: Record<string, string> = {}, opts: { bund
   const apiKey = `sk_sandbox_e2e${Math.random().toString(36).slice(2)}${'x'.repeat(16)}`;
   const url = `http://127.0.0.1:${port}`;
   let out = '';
-  const args = opts.bundled ? [...startFlags({ ...process.env, DATABASE_URL: '' }), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  // Bundled: with the flags `npm start` gives node beside PGlite (scripts/node-flags.mjs).
+  const args = opts.bundled ? [...nodeFlags({ DATABASE_URL: '' }), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: {
