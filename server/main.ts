@@ -2,7 +2,8 @@
 // above one, this process supervises that many server processes instead (server/cluster.ts), each running the rest.
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app';
 import { serverOptions } from './http/batched-response';
 import { supervise } from './cluster';
@@ -35,6 +36,25 @@ async function serveThisProcess(config: Config): Promise<void> {
     for (const line of err.message.split('\n')) process.stderr.write(`ramp: invalid configuration: ${line}\n`);
     process.exit(78);
   });
+  const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env), hostname: config.HOST, serverOptions }) as Server;
+  // A port that cannot be had (taken, not permitted) ends the start with one line naming it: a process that serves
+  // nothing must not look alive to whoever started it.
+  const listening = await new Promise<AddressInfo | Error>((resolve) => {
+    server.once('error', resolve);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', resolve);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+  if (listening instanceof Error) {
+    const code = (listening as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'permission denied' : listening.message;
+    process.stderr.write(`ramp: cannot listen on ${config.HOST}:${config.PORT}: ${why}\n`);
+    process.exit(1);
+  }
+  // PORT=0 without RAMP_PUBLIC_URL (tests): the public URL names the port the system gave.
+  if (!config.RAMP_PUBLIC_URL && config.PORT === 0) config.publicUrl = `http://${urlHost(config.HOST)}:${listening.port}`;
+  // Built once the address is known; no request can reach it before this synchronous step ends.
   const app = createApp(deps);
   const workers = createWorkers(deps);
   workers.start();
@@ -42,12 +62,10 @@ async function serveThisProcess(config: Config): Promise<void> {
   sweeper.start();
   const webhooks = webhookDispatcher(deps);
   webhooks.start();
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions }, (info) => {
-    logger.info({ port: info.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
-    // One of several processes: the supervisor says it once all are listening.
-    if (cluster.isWorker) return;
-    process.stdout.write(`Ramp ${config.RAMP_ENV} listening on ${config.publicUrl} (database: ${deps.store.kind})\n`);
-  }) as Server;
+  server.on('error', (err) => logger.error({ err }, 'server error'));
+  logger.info({ port: listening.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
+  // One of several processes: the supervisor says it once all are listening.
+  if (!cluster.isWorker) process.stdout.write(`Ramp ${config.RAMP_ENV} listening on ${config.publicUrl} (database: ${deps.store.kind})\n`);
   // From here on nothing a client does may end the process (before, a failed start should).
   installProcessGuards(logger);
 
@@ -78,4 +96,10 @@ async function serveThisProcess(config: Config): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The host part of a URL for a listening address: a wildcard is reached as localhost, an IPv6 literal in brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }

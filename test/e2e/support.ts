@@ -1,12 +1,11 @@
 // End-to-end support: the real server as a child process on 127.0.0.1 (embedded database in a temp dir), and headless Chromium through playwright-core.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { findChromium } from '../../scripts/ensure-chromium.mjs';
 import { nodeFlags } from '../../scripts/node-flags.mjs';
+import { scaledMs, spawnServer } from '../support/server-child';
 
 export interface RunningServer {
   url: string;
@@ -15,41 +14,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-const root = new URL('../..', import.meta.url).pathname;
-
 /**
  * The server from its sources through tsx; `bundled`: as `npm start` runs it (dist/server/main.js with its flags;
- * build it first, `node scripts/build-if-stale.mjs`).
+ * build it first, `node scripts/build-if-stale.mjs`). It listens on port 0 and says which port it got; its public URL
+ * follows (RAMP_PUBLIC_URL unset).
  */
 export async function startServer(env: Record<string, string> = {}, opts: { bundled?: boolean } = {}): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ramp-e2e-'));
   const apiKey = `sk_sandbox_e2e${Math.random().toString(36).slice(2)}${'x'.repeat(16)}`;
-  const url = `http://127.0.0.1:${port}`;
-  let out = '';
   // Bundled: with the flags `npm start` gives node beside PGlite (scripts/node-flags.mjs).
   const args = opts.bundled ? [...nodeFlags({ DATABASE_URL: '' }), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
+  const server = spawnServer(
+    {
       DATABASE_URL: '',
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
+      RAMP_PUBLIC_URL: undefined,
       RAMP_DATA_DIR: dataDir,
       RAMP_API_KEY: apiKey,
-      RAMP_PUBLIC_URL: url,
       RAMP_LOG_LEVEL: 'warn',
       // A browser test mints sessions and polls far faster than a person: keep the limits out of its way.
       RAMP_RATE_LIMIT_DEMO_SESSION: '1000/60',
@@ -57,32 +39,27 @@ export async function startServer(env: Record<string, string> = {}, opts: { bund
       RAMP_RATE_LIMIT_LINK: '100000/60',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    { args },
+  );
+  const stop = async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const port = await server.port.catch(async (err) => {
+    await stop();
+    throw err;
   });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${out}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`server not ready in 60 s: ${out}`);
+  const url = `http://127.0.0.1:${port}`;
+  // Listening is not yet ready: wait for the database too.
+  const deadline = Date.now() + scaledMs(60_000);
+  while (!(await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false))) {
+    if (Date.now() > deadline || server.child.exitCode !== null) {
+      await stop();
+      throw new Error(`server not ready: ${server.output()}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return {
-    url,
-    apiKey,
-    output: () => out,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url, apiKey, output: server.output, stop };
 }
 
 export async function launchBrowser(): Promise<Browser> {

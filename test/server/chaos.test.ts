@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
+import { scaledMs } from '../support/server-child';
 import pg from 'pg';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { individual, taxIdEndingIn } from './harness';
@@ -85,7 +86,7 @@ async function startProc(env: Record<string, string>): Promise<Proc> {
   child.on('exit', () => {
     if (!proc.killed) proc.exitedOnItsOwn = true;
   });
-  for (let i = 0; i < 300 && !proc.base; i++) {
+  for (const deadline = Date.now() + scaledMs(120_000); Date.now() < deadline && !proc.base; ) {
     const m = /"port":(\d+)/.exec(proc.tail);
     if (m) proc.base = `http://127.0.0.1:${m[1]}`;
     else if (child.exitCode !== null) throw new Error(`server exited during start: ${proc.tail}`);

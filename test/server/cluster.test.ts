@@ -9,6 +9,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { scaledMs } from '../support/server-child';
 import pg from 'pg';
 import { generateApiKey } from '../../server/domain/api-keys';
 
@@ -87,7 +88,7 @@ describe('several server processes (PostgreSQL)', { skip: SKIP }, () => {
     };
     child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await eventually('both processes listening', () => /listening on .*2 processes/.test(out), 60_000);
+    await eventually('both processes listening', () => /listening on .*2 processes/.test(out), scaledMs(120_000));
     port = Number(/"port":(\d+)/.exec(out)![1]);
     const workers = childrenOf(child.pid!);
     assert.equal(workers.length, 2, out);

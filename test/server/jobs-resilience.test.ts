@@ -158,7 +158,10 @@ test('the resilience settings have defaults and a bad value names its variable',
   }
 });
 
-test('an idle worker backs off (few polls a second) and a job enqueued in this process wakes it at once', async () => {
+test('an idle worker backs off (few polls a second) and a job enqueued in this process wakes it at once', async (t) => {
+  // The worker's timers run on a mocked clock, so what is asserted is which pause the worker chose, never how long
+  // anything took: the test means the same on a loaded machine.
+  const flush = () => new Promise((res) => setImmediate(res));
   const r = new JobRunner(store.db, clock, logger, {}, { maxIdleMs: 1000, cleanupIntervalMs: 0 });
   let polls = 0;
   const runDue = r.runDue.bind(r);
@@ -166,20 +169,25 @@ test('an idle worker backs off (few polls a second) and a job enqueued in this p
   let ran = 0;
   const handlers = r as unknown as { handlers: Record<string, JobHandler> };
   handlers.handlers.wake = async () => void ran++;
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  /** Moves the mocked clock on, then lets the poll it started (database work on real I/O) finish. */
+  const advance = async (ms: number) => {
+    t.mock.timers.tick(ms);
+    await (r as unknown as { running: Promise<unknown> | undefined }).running;
+    await flush();
+  };
   r.start(10);
   try {
-    await new Promise((res) => setTimeout(res, 1200));
-    assert.ok(polls <= 8, `idle: ${polls} polls in 1.2 s (at a fixed 10 ms it would be ~100)`);
-    // Just after an idle poll, the next one is 640 ms or more away.
-    const seen = polls;
-    while (polls === seen) await new Promise((res) => setTimeout(res, 2));
-    await new Promise((res) => setTimeout(res, 50));
-    const enqueuedAt = Date.now();
+    // 1.2 s of idle, in 10 ms steps: a fixed 10 ms poll would make ~120 polls; the doubling pause makes a handful.
+    for (let ms = 0; ms < 1200; ms += 10) await advance(10);
+    assert.ok(polls <= 8, `idle: ${polls} polls in 1.2 s of the worker's clock`);
+    // Right after an idle poll the next is a whole idle pause (1000 ms) away; the enqueue brings it to 10 ms.
+    for (const seen = polls; polls === seen; ) await advance(10);
     await enqueue('wake');
-    while (ran === 0 && Date.now() - enqueuedAt < 2000) await new Promise((res) => setTimeout(res, 5));
-    assert.equal(ran, 1);
-    assert.ok(Date.now() - enqueuedAt < 150, `woken ${Date.now() - enqueuedAt} ms after the enqueue, not at the next idle poll`);
+    for (let ms = 0; ms < 100 && ran === 0; ms += 10) await advance(10);
+    assert.equal(ran, 1, 'the job ran within 100 ms of the worker\'s clock after the enqueue, not at the next idle poll (1 s)');
   } finally {
+    t.mock.timers.reset();
     await r.stop();
   }
 });

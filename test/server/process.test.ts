@@ -1,39 +1,20 @@
 // Issue 9 items 1 (last resort) and 18: an error nobody caught is logged and the process keeps serving; on SIGTERM
 // the server stops accepting, finishes the request in flight, closes the pool and exits 0.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { generateApiKey } from '../../server/domain/api-keys';
+import { scaledMs, spawnServer } from '../support/server-child';
 import { individual } from './harness';
 
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-/** Starts `args` under node; resolves with the port from the first stdout line that has one. */
-function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const port = new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /"port":(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    void exited.then((code) => reject(new Error(`exited ${code} before listening: ${out}`)));
-  });
-  return { child, port, exited, output: () => out };
-}
+/** Starts `args` under node (through tsx); its port from what it prints once listening (test/support/server-child.ts). */
+const start = (args: string[], env: Record<string, string> = {}) => spawnServer(env, { args: ['--import', 'tsx', ...args] });
 
 test('an uncaught exception and an unhandled rejection are logged; the process keeps serving', async () => {
   const s = start(['test/server/support/guarded-server.ts']);
@@ -95,4 +76,17 @@ test('SIGTERM during a slow request: it completes, then the process exits 0', as
   assert.match(s.output(), /"msg":"stopped"/);
   // New connections were refused while draining.
   await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+});
+
+test('a port that is taken ends the start: exit 1 and one line naming the port, nothing left serving', async (t) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  const { port } = holder.address() as AddressInfo;
+  const dataDir = mkdtempSync(join(tmpdir(), 'ramp-taken-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const s = spawnServer({ PORT: String(port), HOST: '127.0.0.1', RAMP_DATA_DIR: dataDir, DATABASE_URL: '', RAMP_LOG_LEVEL: 'warn' });
+  const code = await Promise.race([s.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), scaledMs(120_000)).unref())]);
+  assert.equal(code, 1, `the process should have ended: ${s.output()}`);
+  assert.ok(s.output().split('\n').includes(`ramp: cannot listen on 127.0.0.1:${port}: the port is in use`), s.output());
 });

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { scaledMs } from '../support/server-child';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { LocalFileStore } from '../../server/store/file-store';
@@ -45,7 +46,7 @@ before(async () => {
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
   port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), scaledMs(120_000));
     const look = () => {
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
       if (m) {

@@ -9,5 +9,5 @@ const server = createServer((req, res) => {
   if (req.url === '/reject') void Promise.reject(new Error('rejected with no catch'));
   res.end('ok');
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`));
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port, msg: 'listening' })}\n`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

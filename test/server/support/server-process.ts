@@ -1,14 +1,15 @@
 // The real server (`server/main.ts`) as child processes for the multi-process tests: each on its own port, its own data
-// dir, and (on PostgreSQL) its own schema, all removed after the test; every process still running is killed after the file.
-import { type ChildProcess, spawn } from 'node:child_process';
+// dir, and (on PostgreSQL) its own schema, all removed after the test; every process still running is killed after the file
+// (test/support/server-child.ts).
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { after } from 'node:test';
 import pg from 'pg';
 import { generateApiKey } from '../../../server/domain/api-keys';
+import { spawnServer } from '../../support/server-child';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -19,36 +20,10 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-const started: ChildProcess[] = [];
-after(() => {
-  for (const p of started) if (p.exitCode === null) p.kill('SIGKILL');
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let tail = '';
-  // Always drained: a full pipe would block the server.
-  const keep = (d: Buffer) => {
-    tail = (tail + d).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const kill = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  for (let i = 0; i < 300; i++) {
-    const m = /"port":(\d+)/.exec(tail);
-    if (m) return { child, base: `http://127.0.0.1:${m[1]}`, tail: () => tail, kill };
-    if (child.exitCode !== null) throw new Error(`server exited during start: ${tail}`);
-    await sleep(100);
-  }
-  throw new Error(`server did not start: ${tail}`);
+  const s = spawnServer(env, { keep: 20_000 });
+  const port = await s.port;
+  return { child: s.child, base: `http://127.0.0.1:${port}`, tail: s.output, kill: () => s.kill() };
 }
 
 /**

@@ -1,0 +1,11 @@
+// Types for scripts/test.mjs (the `npm test` stage runner), for the tests that drive it.
+export interface Stage {
+  name: string;
+  needs?: string[];
+  commands: string[][];
+  timeoutS: number;
+}
+export const timeoutScale: number;
+export function nodeTest(files: string[], concurrency: number): string[];
+export function stages(): Stage[];
+export function runStages(list: Stage[], opts?: { log?: (line: string) => void; env?: Record<string, string>; quiet?: boolean }): Promise<number>;
