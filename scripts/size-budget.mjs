@@ -9,7 +9,7 @@ export const BUDGETS = {
   /** /sdk/ramp-widget.js and what it imports statically: what every partner page downloads first. */
   loader: 8 * 1024,
   /** The loader plus everything the first onboarding step needs to render (code and one language's messages). */
-  firstStep: 30 * 1024,
+  firstStep: 34 * 1024,
   /** Any one component's own chunk (shared chunks such as lit and the client not counted). */
   component: 20 * 1024,
   /**

@@ -4,8 +4,10 @@ export interface Stage {
   needs?: string[];
   commands: string[][];
   timeoutS: number;
+  prepare?: () => Promise<{ env?: Record<string, string>; skip?: string; failed?: boolean; loud?: boolean }>;
 }
 export const timeoutScale: number;
+export const RACE_FILES: string[];
 export function nodeTest(files: string[], concurrency: number): string[];
 export function stages(): Stage[];
 export function runStages(list: Stage[], opts?: { log?: (line: string) => void; env?: Record<string, string>; quiet?: boolean }): Promise<number>;

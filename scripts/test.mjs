@@ -32,10 +32,37 @@ export const nodeTest = (files, concurrency) => [
   ...files,
 ];
 
+/** The server test files whose tests run only on PostgreSQL: concurrency, several pools and processes, outages. */
+export const RACE_FILES = ['races', 'claims', 'database-outage', 'cluster'].map((f) => `test/server/${f}.test.ts`);
+
+/**
+ * The PostgreSQL the races run on: DATABASE_URL when the run has one (the server stage already ran them there), else
+ * RAMP_TEST_DATABASE_URL or the local default, when it answers. Each test works in a schema of its own and drops it.
+ */
+async function racesDatabase() {
+  if (process.env.DATABASE_URL) return { skip: 'the server stage ran them on DATABASE_URL', failed: false };
+  const url = process.env.RAMP_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return { env: { DATABASE_URL: url } };
+  } catch (err) {
+    const line = `SKIPPED: the race tests need PostgreSQL and none answers at ${url.replace(/:[^:@/]*@/, ':***@')} (${err.message}); set RAMP_TEST_DATABASE_URL`;
+    return { skip: line, failed: false, loud: true };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 const npx = (bin, ...args) => [process.execPath, `${root}node_modules/.bin/${bin}`, ...args];
 const chromium = [process.execPath, 'scripts/ensure-chromium.mjs'];
 
-/** The stages of `npm test`, in order. `needs`: stages whose failure makes this one pointless (it is then reported skipped). */
+/**
+ * The stages of `npm test`, in order. `needs`: stages whose failure makes this one pointless (it is then reported skipped,
+ * which fails the run); `prepare`: resolves the stage's extra environment, or why it has nothing to run here.
+ */
 export const stages = () => [
   { name: 'typecheck', commands: [npx('tsc', '--noEmit')], timeoutS: 300 },
   { name: 'build', commands: [npx('vite', 'build'), npx('tsc', '-p', 'tsconfig.lib.json')], timeoutS: 600 },
@@ -43,6 +70,9 @@ export const stages = () => [
   { name: 'manifest', commands: [[process.execPath, 'scripts/custom-elements.mjs', '--check']], timeoutS: 120 },
   // On PostgreSQL one file at a time: the race and chaos tests want the database to themselves.
   { name: 'server', commands: [nodeTest(testFiles('test/server'), process.env.DATABASE_URL ? 1 : 2)], timeoutS: 1200 },
+  // The races need PostgreSQL (PGlite has one connection and serialises everything, so a race there proves nothing): run
+  // here whenever one is reachable, so a developer's own `npm test` proves them too; said loudly when none is.
+  { name: 'races', prepare: racesDatabase, commands: [nodeTest(RACE_FILES, 1)], timeoutS: 900 },
   { name: 'components', commands: [chromium, npx('web-test-runner')], timeoutS: 1200 },
   { name: 'e2e', needs: ['build'], commands: [chromium, nodeTest(testFiles('test/e2e'), 1)], timeoutS: 1200 },
 ];
@@ -95,6 +125,13 @@ export async function runStages(list, { log = (line) => process.stdout.write(`${
       log(`== ${stage.name}: skipped (${failedNeed} did not pass)`);
       continue;
     }
+    const prepared = stage.prepare ? await stage.prepare() : {};
+    if (prepared.skip) {
+      results.push({ name: stage.name, outcome: prepared.failed === false ? 'not run' : 'skipped', detail: prepared.skip, seconds: 0 });
+      log(`== ${stage.name}: not run — ${prepared.skip}`);
+      if (prepared.loud) process.stderr.write(`\n${'!'.repeat(100)}\n${prepared.skip}\n${'!'.repeat(100)}\n\n`);
+      continue;
+    }
     log(`== ${stage.name}`);
     const started = Date.now();
     const deadlineMs = stage.timeoutS * 1000 * timeoutScale;
@@ -102,7 +139,7 @@ export async function runStages(list, { log = (line) => process.stdout.write(`${
     let detail = '';
     for (const command of stage.commands) {
       const left = deadlineMs - (Date.now() - started);
-      const r = await run(command, Math.max(left, 1), { env, quiet });
+      const r = await run(command, Math.max(left, 1), { env: { ...env, ...prepared.env }, quiet });
       if (r.timedOut) {
         outcome = 'timed out';
         detail = `ended after ${Math.round(deadlineMs / 1000)} s (RAMP_TEST_TIMEOUT_SCALE scales it)`;
@@ -120,9 +157,12 @@ export async function runStages(list, { log = (line) => process.stdout.write(`${
   }
   log('');
   log('== summary');
-  for (const r of results) log(`${r.outcome === 'passed' ? 'ok    ' : 'FAIL  '} ${r.name.padEnd(11)} ${r.outcome}${r.outcome === 'skipped' ? '' : ` in ${r.seconds} s`}${r.detail ? ` — ${r.detail}` : ''}`);
-  const failed = results.filter((r) => r.outcome !== 'passed');
-  log(failed.length === 0 ? `all ${results.length} stages passed` : `${failed.length} of ${results.length} stages did not pass: ${failed.map((r) => r.name).join(', ')}`);
+  const mark = { passed: 'ok    ', 'not run': 'SKIP  ' };
+  for (const r of results) log(`${mark[r.outcome] ?? 'FAIL  '} ${r.name.padEnd(11)} ${r.outcome}${r.outcome === 'skipped' || r.outcome === 'not run' ? '' : ` in ${r.seconds} s`}${r.detail ? ` — ${r.detail}` : ''}`);
+  // `not run` is a stage that had nothing to run here (the races without a PostgreSQL): said, not failed.
+  const failed = results.filter((r) => r.outcome !== 'passed' && r.outcome !== 'not run');
+  const notRun = results.length - failed.length - results.filter((r) => r.outcome === 'passed').length;
+  log(failed.length === 0 ? `all ${results.length - notRun} stages passed${notRun ? ` (${notRun} not run)` : ''}` : `${failed.length} of ${results.length} stages did not pass: ${failed.map((r) => r.name).join(', ')}`);
   return failed.length === 0 ? 0 : 1;
 }
 

@@ -58,6 +58,20 @@ test('every stage runs and is reported; a failed stage makes the run fail; a sta
   }
 });
 
+test('a stage with nothing to run here (the races without PostgreSQL) is said, and does not fail the run', async () => {
+  const lines: string[] = [];
+  const status = await runStages(
+    [
+      { name: 'races', prepare: async () => ({ skip: 'no PostgreSQL answers', failed: false }), commands: [node('process.exit(1)')], timeoutS: 60 },
+      { name: 'other', commands: [node('')], timeoutS: 60 },
+    ],
+    { log: (l: string) => lines.push(l), quiet: true },
+  );
+  assert.equal(status, 0);
+  assert.ok(lines.some((l) => /^SKIP\s+races\s+not run — no PostgreSQL answers/.test(l)), lines.join('\n'));
+  assert.equal(lines.at(-1), 'all 1 stages passed (1 not run)');
+});
+
 test('a stage past its deadline is ended with everything it started, and reported timed out', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ramp-runner-'));
   try {

@@ -214,9 +214,9 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await waitUntil(() => backend.parties.length === 2, 'the nested shareholder should be created');
       const nestedRequest = log.entries.filter((e) => e.method === 'POST' && e.url.endsWith('/associated-parties')).at(-1)!.body;
       expect(nestedRequest).to.deep.include({ type: 'INDIVIDUAL', roles: ['SHAREHOLDER'], ownershipPercentage: '100', parentId: parent.id, name: 'Bruno Lima', taxId: NESTED_CPF });
-      await el.updateComplete;
       const nested = backend.parties[1]!;
-      expect(q(el, `[data-party-id="${parent.id}"] [data-party-id="${nested.id}"]`) !== null, 'listed under its parent').to.equal(true);
+      // The backend has it before the answer reaches the element: wait for the list, not for a render.
+      await waitUntil(() => q(el, `[data-party-id="${parent.id}"] [data-party-id="${nested.id}"]`) !== null, 'listed under its parent');
 
       // A typo is corrected in place: the form opens on the party, its type fixed, and PATCH sends the correction only.
       await click(el, `[data-testid="edit-${nested.id}"]`);

@@ -18,7 +18,8 @@ function stubBff(answers: Record<string, Answer[]>): void {
   calls = [];
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url, location.href);
-    const auth = new Headers(init?.headers).get('authorization');
+    // The client sends a Request (ky), whose headers travel on it rather than in `init`.
+    const auth = (input instanceof Request ? input.headers : new Headers(init?.headers)).get('authorization');
     calls.push({ url: url.pathname, auth });
     const queue = answers[url.pathname.replace(/^\/bff\//, '')];
     const answer = queue && (queue.length > 1 ? queue.shift()! : queue[0]!);
