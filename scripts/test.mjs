@@ -33,7 +33,7 @@ export const nodeTest = (files, concurrency) => [
 ];
 
 /** The server test files whose tests run only on PostgreSQL: concurrency, several pools and processes, outages. */
-export const RACE_FILES = ['races', 'claims', 'database-outage', 'cluster'].map((f) => `test/server/${f}.test.ts`);
+export const RACE_FILES = ['races', 'deadlocks', 'claims', 'database-outage', 'cluster'].map((f) => `test/server/${f}.test.ts`);
 
 /**
  * The PostgreSQL the races run on: DATABASE_URL when the run has one (the server stage already ran them there), else

@@ -31,6 +31,8 @@ export interface Store {
    * (drizzle, the rate limiter): tests count a request's round trips with it.
    */
   statements(): number;
+  /** Transactions run again after PostgreSQL ended them as a deadlock or serialization failure (40P01, 40001). */
+  retries(): number;
   close(): Promise<void>;
 }
 
@@ -172,6 +174,8 @@ async function openPglite(dataDir: string): Promise<Store> {
     kind: 'pglite',
     ping: () => ping(db),
     statements: () => counter.n,
+    // One connection runs one transaction at a time: nothing to meet, nothing to retry.
+    retries: () => 0,
     close: () => client.close(),
   };
 }
@@ -213,7 +217,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     evictIdle();
     opts.onConnectionError?.(err);
   };
-  const counter = { n: 0 };
+  const counter = { n: 0, retries: 0 };
   pool.on('error', report);
   pool.on('connect', (client) => {
     client.on('error', report);
@@ -227,7 +231,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
   const drizzled = drizzlePg(pool, { schema });
   const names = new StatementNames(opts.preparedStatements === false ? 0 : undefined);
   namedStatements((drizzled as unknown as { session: NodePgSession<any, any> }).session, names);
-  releaseClientWhenBeginFails(drizzled, pool, names);
+  releaseClientWhenBeginFails(drizzled, pool, names, counter);
   const db = ambientDb(drizzled as unknown as Db);
   let closed: Promise<void> | undefined;
   return {
@@ -235,6 +239,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     kind: 'postgres',
     ping: () => ping(db, opts.connectTimeoutMs ?? 5000),
     statements: () => counter.n,
+    retries: () => counter.retries,
     close: () => (closed ??= pool.end()),
   };
 }
@@ -245,10 +250,10 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
  * every request waits for a connection forever. The same transaction, with the client released (and, when the
  * connection is broken, destroyed) on every path.
  */
-function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool, names: StatementNames): void {
+function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool, names: StatementNames, counter: { retries: number }): void {
   // biome-ignore lint: drizzle keeps its session, dialect and options as plain fields.
   const session = (drizzled as any).session as { dialect: any; schema: any; options: any; transaction: unknown };
-  session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
+  const once = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
     const client = await pool.connect();
     const txSession = new NodePgSession(client, session.dialect, session.schema, session.options);
     namedStatements(txSession, names);
@@ -275,6 +280,30 @@ function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeo
     client.release();
     return result;
   };
+  // A transaction PostgreSQL ended as a deadlock victim or a serialization failure did nothing: it runs again, a few
+  // times, after a short random pause, so that a client never sees a 500 for two requests that met.
+  session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(fn, config);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+        counter.retries++;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
+    }
+  };
+}
+
+const TRANSACTION_ATTEMPTS = 4;
+
+/** 40P01 deadlock_detected, 40001 serialization_failure, anywhere in the cause chain. */
+function isRetryableConflict(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
 }
 
 /**

@@ -197,13 +197,17 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const market = await readMarket(deps);
   return db.transaction(async (tx) => {
     const id = newId();
+    // Between two customers, both rows are locked in id order, whoever sends: A→B and B→A at once never wait on each
+    // other in a cycle (PostgreSQL would end one of them as a deadlock).
+    const toId = isUuid(body.to) ? body.to.toLowerCase() : undefined;
+    const toLockedFirst = toId !== undefined && toId < body.from.toLowerCase() ? await lockCustomer(tx, partnerId, toId) : undefined;
     const from = await approvedCustomer(tx, deps, partnerId, body.from, 'from');
     // Where the money goes: one of this partner's customers (by id, or by an address we issued it), another partner's
     // customer (an address we issued there: credited in that partner's ledger, never named to this one), or the outside world.
     let destination: { customerId: string; address?: string } | { address: string; creditPartnerId?: string; creditCustomerId?: string };
     if (isUuid(body.to)) {
       if (body.to.toLowerCase() === from.id) throw invalid([{ path: 'to', message: 'must be another customer or an address' }]);
-      const to = await lockCustomer(tx, partnerId, body.to.toLowerCase());
+      const to = toLockedFirst ?? (await lockCustomer(tx, partnerId, body.to.toLowerCase()));
       const wallet = to && (await walletsOf(tx, partnerId, [to.id])).find((w) => w.blockchain === blockchain);
       if (!to) throw unknownReference('to', 'customer');
       if (!wallet) throw invalid([{ path: 'to', message: `is not an approved customer of yours with a ${blockchain} wallet` }]);
