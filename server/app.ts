@@ -100,6 +100,10 @@ export function createApp(deps: AppDeps) {
     sandbox: config.sandbox,
     ownPartnerId,
     limitSession: (sessionId) => limits.consume('session', sessionId, 'for this widget session'),
+    conflicts: {
+      blockedFor: (sessionId) => limits.blockedFor('conflicts', sessionId),
+      spend: (sessionId) => limits.consume('conflicts', sessionId, 'tax ids already registered, for this widget session', true),
+    },
   });
   const bffUploads = /^\/bff\/customer\/documents$/;
   app.use('/bff/*', limits.authFailures());

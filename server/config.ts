@@ -69,6 +69,8 @@ const ConfigSchema = z.object({
   RAMP_RATE_LIMIT_AUTH_FAILURES: limit('20/60'),
   RAMP_RATE_LIMIT_ADDRESS: limit('120/60'),
   RAMP_RATE_LIMIT_DEMO_SESSION: limit('10/60'),
+  /** Tax ids already taken that one widget session may meet: more is someone testing ids, not a person onboarding. */
+  RAMP_RATE_LIMIT_CONFLICTS: limit('5/900'),
   /** How many proxies in front of the service append to X-Forwarded-For (0: use the socket address). */
   RAMP_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   RAMP_ORPHAN_FILE_GRACE_MS: ms(3_600_000),

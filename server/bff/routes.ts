@@ -8,6 +8,7 @@ import { AppError, invalid } from '../domain/errors';
 import type { Tokens } from '../tokens';
 import { eventsStream } from './events-stream';
 import { type BffEnv, preflight, widgetSessionAuth } from './session';
+import { rateLimited } from '../http/rate-limit';
 import { type Upstream, UpstreamProblem } from './upstream';
 
 export interface BffDeps {
@@ -19,6 +20,8 @@ export interface BffDeps {
   ownPartnerId: (requestId: string) => Promise<string>;
   /** Counts one request against the widget session's budget (throws RATE_LIMITED when spent). */
   limitSession?: (sessionId: string) => Promise<void>;
+  /** The session's budget of tax-id conflicts: `blockedFor` > 0 refuses a creation before it is tried. */
+  conflicts?: { blockedFor(sessionId: string): Promise<number>; spend(sessionId: string): Promise<void> };
   /** Tuning of /bff/events (tests shorten it). */
   events?: { pollMs?: number; heartbeatMs?: number };
 }
@@ -99,6 +102,10 @@ export function bffApp(deps: BffDeps) {
     const s = c.get('session');
     if (s.customerId) throw new AppError('CONFLICT', 'This session already belongs to a customer.', { extra: { customerId: s.customerId } });
     const body = await jsonBody<CreateCustomerRequest>(c);
+    // The partner's own notes on its customer: its backend writes them, never the browser.
+    if (body && typeof body === 'object' && 'metadata' in body) throw invalid([{ path: 'metadata', message: 'is not accepted here: the partner backend sets it' }]);
+    const blocked = await deps.conflicts?.blockedFor(s.sessionId);
+    if (blocked) throw rateLimited(blocked, 'tax ids already registered, for this widget session');
     const requestId = c.get('requestId');
     let customer;
     try {
@@ -106,6 +113,14 @@ export function bffApp(deps: BffDeps) {
     } catch (err) {
       if (err instanceof UpstreamProblem && err.body.code === 'IDEMPOTENCY_KEY_REUSED') {
         throw new AppError('CONFLICT', 'This onboarding session already created a customer. Ask the partner backend for a session bound to it.');
+      }
+      // A tax id already registered: said, without whose customer it is (that would make this an oracle of who is a
+      // customer), and counted against the session.
+      if (isConflict(err)) {
+        await deps.conflicts?.spend(s.sessionId);
+        throw new AppError('CONFLICT', 'An account with this tax id already exists. Sign in through the partner instead of creating another.', {
+          errors: [{ path: 'taxId', message: 'is already registered' }],
+        });
       }
       throw err;
     }
@@ -216,4 +231,10 @@ export function upstreamProblemResponse(err: UpstreamProblem, requestId: string)
     status: err.status,
     headers: { 'content-type': 'application/problem+json' },
   });
+}
+
+/** The service's 409 for a tax id that already has a customer, whether it came over HTTP or in process. */
+function isConflict(err: unknown): boolean {
+  if (err instanceof UpstreamProblem) return err.status === 409 && err.body.code === 'CONFLICT';
+  return err instanceof AppError && err.code === 'CONFLICT';
 }

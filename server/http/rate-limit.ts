@@ -18,9 +18,10 @@ import { LeasedLimiter } from './rate-limit-lease';
  * - `authFailures`: refused credentials (API key, widget session, link) per client address; over it, every
  *   request with credentials from that address answers 429 until the window ends;
  * - `address`: unauthenticated page loads (the hosted verification page) per client address;
- * - `demoSession`: sandbox demo sessions minted per client address.
+ * - `demoSession`: sandbox demo sessions minted per client address;
+ * - `conflicts`: tax ids already taken that one widget session met (a cap on probing whose id is registered).
  */
-export type LimitName = 'apiKey' | 'session' | 'link' | 'authFailures' | 'address' | 'demoSession';
+export type LimitName = 'apiKey' | 'session' | 'link' | 'authFailures' | 'address' | 'demoSession' | 'conflicts';
 
 /** Set as a binding on the requests the BFF sends to /v2 in-process: they were already counted per widget session. */
 export const IN_PROCESS = Symbol('ramp.in-process');
@@ -32,6 +33,7 @@ const settings = (config: Config): Record<LimitName, { points: number; seconds: 
   authFailures: config.RAMP_RATE_LIMIT_AUTH_FAILURES,
   address: config.RAMP_RATE_LIMIT_ADDRESS,
   demoSession: config.RAMP_RATE_LIMIT_DEMO_SESSION,
+  conflicts: config.RAMP_RATE_LIMIT_CONFLICTS,
 });
 
 /** Keys that are credentials are stored hashed: the counters table must not become a list of live keys. */

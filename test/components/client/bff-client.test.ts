@@ -58,8 +58,12 @@ describe('BFF client', () => {
     expect(problem.requestId).to.equal('req_mock');
   });
 
-  it('extension members of a problem stay readable (409 names the existing customer)', async () => {
-    worker.use(...bffScenarios.conflict());
+  it('extension members of a problem stay readable', async () => {
+    worker.use(
+      http.post('*/bff/customers', () =>
+        HttpResponse.json({ status: 409, code: 'CONFLICT', title: 'Conflict', existingCustomerId: mockIds.existingCustomer }, { status: 409, headers: { 'content-type': 'application/problem+json' } }),
+      ),
+    );
     const error = (await rejection(createBffClient({ apiBase: '/bff', session: () => 't' }).createCustomer(body, { idempotencyKey: 'k' }))) as ProblemError;
     expect(error.status).to.equal(409);
     expect(error.code).to.equal('CONFLICT');

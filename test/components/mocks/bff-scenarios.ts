@@ -118,13 +118,12 @@ export function createCustomerInvalid(errors: Problem['errors'] = [{ path: 'taxI
   });
 }
 
-/** 409 CONFLICT: the partner already has a customer with this tax id. */
+/** 409 CONFLICT: the partner already has a customer with this tax id (the BFF never says whose). */
 export function createCustomerDuplicate(o: ScenarioOptions = {}): HttpHandler {
   return http.post(customersUrl(o), async ({ request }) => {
     await arrive(request, o);
-    return problemResponse(409, 'CONFLICT', `A customer with this taxId already exists: ${mockIds.existingCustomer}.`, {
-      errors: [{ path: 'taxId', message: `already belongs to customer ${mockIds.existingCustomer}` }],
-      existingCustomerId: mockIds.existingCustomer,
+    return problemResponse(409, 'CONFLICT', 'An account with this tax id already exists. Sign in through the partner instead of creating another.', {
+      errors: [{ path: 'taxId', message: 'is already registered' }],
     });
   });
 }
