@@ -10,15 +10,33 @@ export const WebhookUrl = z
   .refine(NoControlCharacters.test, NoControlCharacters.message)
   .openapi({ description: 'Where events are POSTed. In production it must be https and must not resolve to a private, loopback or link-local address.', example: 'https://partner.example/webhooks/ramp' });
 
+/** Every event type the service emits: what an endpoint's `events` may name (or a prefix of them ending in a dot). */
+export const EVENT_TYPES = [
+  ...['created', 'under_verification', 'approved', 'temporary_rejection', 'final_rejection'].map((s) => `customer.${s}`),
+  ...['awaiting_funds', 'transferring_fiat', 'trading', 'transferring_stablecoin', 'success', 'failed'].map((s) => `onramp.${s}`),
+  ...['transferring_stablecoin', 'trading', 'transferring_fiat', 'success', 'refunding', 'refunded'].map((s) => `offramp.${s}`),
+  ...['transferring_stablecoin', 'success', 'failed'].map((s) => `transfer.${s}`),
+  ...['under_verification', 'approved', 'final_rejection'].map((s) => `bank_account.${s}`),
+  'webhook.test',
+] as const;
+
+/**
+ * A filter names a type the service emits, or a prefix ending in a dot that at least one type starts with. A filter that
+ * is not even shaped like one is left to the pattern's message (one error per entry).
+ */
+const knownEvent = (f: string) =>
+  !EVENT_FILTER.test(f) || (f.endsWith('.') ? EVENT_TYPES.some((t) => t.startsWith(f)) : (EVENT_TYPES as readonly string[]).includes(f));
+
 export const EventFilter = Text({ min: 1, max: 80 })
   .regex(EVENT_FILTER, 'must be an event type such as customer.approved, or a prefix ending in a dot such as onramp.')
-  .openapi({ pattern: '^[a-z][a-z_]*(\\.[a-z_]+)*\\.?$', example: 'customer.' });
+  .refine(knownEvent, 'is not an event type the service sends, nor a prefix of one')
+  .openapi({ pattern: '^[a-z][a-z_]*(\\.[a-z_]+)*\\.?$', example: 'customer.', description: `One of: ${EVENT_TYPES.join(', ')}; or a prefix ending in a dot.` });
 
 const Events = z
   .array(EventFilter)
   .min(1)
   .max(50)
-  .openapi({ description: 'Event types (or prefixes ending in `.`) to receive; omitted: every event.', example: ['customer.', 'onramp.completed'] });
+  .openapi({ description: 'Event types (or prefixes ending in `.`) to receive; omitted: every event.', example: ['customer.', 'onramp.success'] });
 
 export const CreateWebhookEndpointSchema = z
   .object({ url: WebhookUrl, events: Events.optional(), description: Text({ max: 200 }).optional() })

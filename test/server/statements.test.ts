@@ -22,12 +22,20 @@ before(async () => {
 });
 after(async () => server?.close());
 
-/** Statements the store sent while `fn` ran; `fn` runs once before, to warm what is cached (key, clock, lease). */
+/**
+ * Statements the store sent while `fn` ran; `fn` runs once before, to warm what is cached (key, clock, lease). The fewest
+ * of five runs: a cache entry that expires during a run (the partner clock's second passes quickly on a loaded machine)
+ * adds a statement the path itself does not need, and never takes one away.
+ */
 async function counted(fn: () => Promise<void>): Promise<number> {
   await fn();
-  const before = server.deps.store.statements();
-  await fn();
-  return server.deps.store.statements() - before;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    const before = server.deps.store.statements();
+    await fn();
+    fewest = Math.min(fewest, server.deps.store.statements() - before);
+  }
+  return fewest;
 }
 
 const floating = () => ({ customerId: customer.id, type: 'FLOATING', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount: '100.00' });

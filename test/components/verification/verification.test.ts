@@ -144,7 +144,8 @@ describe('<ramp-verification>', () => {
       expect([input.accept, input.getAttribute('capture')]).to.deep.equal(['image/jpeg,image/png', 'user']);
       await expect(el).to.be.accessible();
       await pickSelfie(el, sampleFiles.pdf('selfie.pdf'));
-      expect($(el, '[data-testid="selfie-error"]').dataset.kind, 'a PDF is no selfie, refused before sending').to.equal('badType');
+      // The type is read from the file's bytes, which takes a moment: waited for, not assumed after a pause.
+      await waitUntil(() => q(el, '[data-testid="selfie-error"]')?.dataset.kind === 'badType', 'a PDF is no selfie, refused before sending');
       await pickSelfie(el, sampleFiles.png('me.png'));
       await waitUntil(() => q(el, '[data-testid="use-photo"]'));
       $(el, '[data-testid="use-photo"]').click();
