@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
     return onError(err, c);
   };
   app.onError(answerError);
-  app.use('*', chain(answerError, requestContext(logger), queryText()));
+  app.use('*', chain(answerError, requestContext(logger, { hsts: !config.sandbox }), queryText()));
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();

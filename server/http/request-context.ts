@@ -6,7 +6,10 @@ import { setAnswerHeader } from './answer-headers';
 import { closeIfBodyUnread } from './connection';
 import type { AppEnv } from './env';
 
-export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
+/** One year, subdomains included: production is served over https only (RAMP_PUBLIC_URL), so browsers should never try http. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+export function requestContext(logger: Logger, opts: { hsts?: boolean } = {}): MiddlewareHandler<AppEnv> {
   // Without a line to write (RAMP_LOG_LEVEL above info), nothing is timed or gathered for one.
   const logs = logger.isLevelEnabled('info');
   // Not async: the answer is finished in `next`'s continuation, without a promise of this middleware's own.
@@ -20,6 +23,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
       setAnswerHeader(c, 'x-request-id', requestId);
       // No response may be sniffed into another type (an uploaded "PDF" rendered as HTML, a JSON problem as script).
       setAnswerHeader(c, 'x-content-type-options', 'nosniff');
+      if (opts.hsts) setAnswerHeader(c, 'strict-transport-security', HSTS);
       closeIfBodyUnread(c);
       if (!logs) return;
       // The route pattern, not the URL: paths such as /verify/{token} carry secrets.

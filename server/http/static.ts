@@ -10,6 +10,9 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = /[\\/]dist[\\/]server[\\/]$/.test(here) ? fileURLToPath(new URL('../', import.meta.url)) : fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /** `onboarding-BsHDIdG4.js`, `messages-pt-BR-core-2f4JyLWB.js` (and their maps): Vite's `[name]-[hash].js` chunks. */
+export const DEMO_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 export function isHashedChunk(path: string): boolean {
   return /\/sdk\/[\w.~-]+-[\w-]{8}\.js(\.map)?$/.test(path) && !path.endsWith('/ramp-widget.js');
 }
@@ -41,11 +44,12 @@ export function staticApp(opts: { demo: boolean }) {
   // compress() above leaves an answer that already has its encoding alone (it still compresses the source maps).
   app.use('/sdk/*', serveStatic({ root: dist, precompressed: true }));
   if (!opts.demo) return app;
-  // The demo page mints sessions for itself: it is never framed (no clickjacking of its buttons).
+  // The demo page mints sessions for itself: it is never framed (no clickjacking of its buttons), and it runs only its own
+  // scripts and styles against its own origin (the components' styles are constructed sheets); QR codes are data: images.
   const noFrames = async (c: { res: Response }, next: () => Promise<void>) => {
     await next();
     c.res.headers.set('x-frame-options', 'DENY');
-    c.res.headers.set('content-security-policy', "frame-ancestors 'none'");
+    c.res.headers.set('content-security-policy', DEMO_POLICY);
   };
   app.use('/', noFrames);
   app.use('/index.html', noFrames);

@@ -18,6 +18,7 @@ const GENERIC_HEADERS = new Set([
   'vary',
   'cache-control',
   'x-content-type-options',
+  'strict-transport-security',
   'access-control-allow-origin',
   'access-control-allow-credentials',
   'access-control-expose-headers',

@@ -63,8 +63,18 @@ describe('the demo page', () => {
       const res = await server.app.request(path);
       assert.equal(res.status, 200, path);
       assert.equal(res.headers.get('x-frame-options'), 'DENY', path);
-      assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+      const directives = new Map((res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+      assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], path);
+      // Only its own scripts and styles, only its own origin to talk to (issue 32.9: it had frame-ancestors alone).
+      assert.deepEqual(directives.get('script-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('style-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('connect-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('object-src'), ["'none'"], path);
     }
+  });
+
+  test('sandbox answers carry no HSTS (it is served over plain http on a laptop)', async () => {
+    assert.equal((await server.app.request('/healthz')).headers.get('strict-transport-security'), null);
   });
 });
 
@@ -74,6 +84,12 @@ describe('in production', () => {
     prod = await startTestServer({ RAMP_ENV: 'production', RAMP_API_KEY: `sk_live_${'d'.repeat(32)}`, RAMP_WALLET_SEED: 'cd'.repeat(32) }, { settlement: stubSettlement() });
   });
   after(async () => prod?.close());
+
+  test('every answer tells browsers to use https only (HSTS), the API and the pages alike', async () => {
+    for (const path of ['/healthz', '/v2/customers', '/docs', '/sdk/ramp-widget.js', '/nowhere']) {
+      assert.equal((await prod.app.request(path)).headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains', path);
+    }
+  });
 
   test('neither the session route, nor the demo page, nor its assets exist', async () => {
     const post = await prod.app.request('http://ramp.test/demo/session', { method: 'POST', headers: { origin: 'http://ramp.test' } });

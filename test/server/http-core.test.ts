@@ -156,11 +156,25 @@ describe('health, OpenAPI and docs', () => {
   test('/docs is served from our own origin with no CDN', async () => {
     const res = await client(server).get('/docs');
     assert.equal(res.status, 200);
-    assert.match(res.text, /\/openapi\.json/);
+    assert.match(await (await server.app.request('/docs/assets/start.js')).text(), /\/openapi\.json/);
     assert.ok(!/https?:\/\/(?!localhost)/.test(res.text.replace(/<!doctype[^>]*>/i, '')), 'no external URL in the docs page');
     const js = await server.app.request('/docs/assets/swagger-ui-bundle.js');
     assert.equal(js.status, 200);
     assert.ok((await js.text()).length > 100_000);
+  });
+
+  test('/docs runs only its own scripts, talks only to this origin and is never framed', async () => {
+    for (const path of ['/docs', '/docs/assets/start.js']) {
+      const res = await server.app.request(path);
+      const directives = new Map((res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+      assert.deepEqual(directives.get('default-src'), ["'none'"], path);
+      assert.deepEqual(directives.get('script-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('connect-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], path);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', path);
+    }
+    const html = await (await server.app.request('/docs')).text();
+    assert.ok([...html.matchAll(/<script\b[^>]*>/g)].every((m) => /\ssrc="\/docs\/assets\//.test(m[0])), 'no inline script');
   });
 });
 
