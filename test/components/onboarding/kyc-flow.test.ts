@@ -231,8 +231,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       expect(correction).to.include({ name: 'Bruno Lima Souza', ownershipPercentage: '100' });
       expect(correction).not.to.have.property('type');
       expect(correction).not.to.have.property('parentId');
-      await el.updateComplete;
-      expect(text(el, `[data-party-id="${nested.id}"] .party-name`)).to.equal('Bruno Lima Souza');
+      await waitUntil(() => text(el, `[data-party-id="${nested.id}"] .party-name`) === 'Bruno Lima Souza', 'the list should show the correction');
       expect(backend.parties).to.have.length(2);
 
       // A company with a shareholder under it cannot go first: the refusal is said, nothing is removed.
@@ -247,12 +246,12 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       await click(el, '[data-testid="party-save"]');
       await waitUntil(() => backend.parties.length === 3, 'the third party should be created');
       const extra = backend.parties[2]!;
-      await el.updateComplete;
+      // The backend has it before the answer reaches the element: wait for the list, not for a render.
+      await waitUntil(() => q(el, `[data-testid="remove-${extra.id}"]`) !== null, 'the new party should be listed');
       await click(el, `[data-testid="remove-${extra.id}"]`);
       await waitUntil(() => backend.parties.length === 2, 'the party should be removed');
-      await el.updateComplete;
-      expect(q(el, `[data-party-id="${extra.id}"]`)).to.equal(null);
-      expect(text(el, '[part~="status"]') ?? text(el, '[role="status"]')).to.contain('Carla Mistake removed.');
+      await waitUntil(() => q(el, `[data-party-id="${extra.id}"]`) === null, 'the removed party should leave the list');
+      await waitUntil(() => (text(el, '[part~="status"]') ?? text(el, '[role="status"]') ?? '').includes('Carla Mistake removed.'), 'the removal should be announced');
       await expect(el).to.be.accessible();
 
       // Documents: the company's and each party's.
