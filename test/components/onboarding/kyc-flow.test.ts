@@ -202,8 +202,10 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       const parent = backend.parties[0]!;
       expect(parent).to.include({ type: 'BUSINESS', legalName: 'Holding Participações SA', ownershipPercentage: '60.00', parentId: null });
       expect(parent.roles).to.deep.equal(['SHAREHOLDER']);
-      await el.updateComplete;
-      expect((el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.testid, "focus goes to the new party's own button").to.equal(`add-nested-${parent.id}`);
+      await waitUntil(
+        () => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.testid === `add-nested-${parent.id}`,
+        "focus goes to the new party's own button",
+      );
 
       // Its own shareholder, nested under it: the form fixes the role.
       await click(el, `[data-testid="add-nested-${parent.id}"]`);
