@@ -69,12 +69,12 @@ export const stages = () => [
   { name: 'size', needs: ['build'], commands: [[process.execPath, 'scripts/size-budget.mjs']], timeoutS: 120 },
   { name: 'manifest', commands: [[process.execPath, 'scripts/custom-elements.mjs', '--check']], timeoutS: 120 },
   // On PostgreSQL one file at a time: the race and chaos tests want the database to themselves.
-  { name: 'server', commands: [nodeTest(testFiles('test/server'), process.env.DATABASE_URL ? 1 : 2)], timeoutS: 1200 },
+  { name: 'server', commands: [nodeTest(testFiles('test/server'), process.env.DATABASE_URL ? 1 : 2)], timeoutS: 2700 },
   // The races need PostgreSQL (PGlite has one connection and serialises everything, so a race there proves nothing): run
   // here whenever one is reachable, so a developer's own `npm test` proves them too; said loudly when none is.
   { name: 'races', prepare: racesDatabase, commands: [nodeTest(RACE_FILES, 1)], timeoutS: 900 },
-  { name: 'components', commands: [chromium, npx('web-test-runner')], timeoutS: 1200 },
-  { name: 'e2e', needs: ['build'], commands: [chromium, nodeTest(testFiles('test/e2e'), 1)], timeoutS: 1200 },
+  { name: 'components', commands: [chromium, npx('web-test-runner')], timeoutS: 1800 },
+  { name: 'e2e', needs: ['build'], commands: [chromium, nodeTest(testFiles('test/e2e'), 1)], timeoutS: 1800 },
 ];
 
 /** Runs one command in a process group of its own, so a deadline or our own end takes everything it started with it. */
