@@ -12,8 +12,8 @@ const seconds = (name, fallback) => {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
-/** How long a file may leave handles open after its last hook before it is ended. */
-const leakGraceS = seconds('RAMP_TEST_LEAK_GRACE_S', 5);
+/** How long a file may leave handles open after its last hook before it is ended: past a pg pool's 10 s idle timer. */
+const leakGraceS = seconds('RAMP_TEST_LEAK_GRACE_S', 30);
 /** A whole file's deadline; RAMP_TEST_TIMEOUT_SCALE stretches it on a slow machine, as it does every deadline of the run. */
 const fileTimeoutS = seconds('RAMP_TEST_FILE_TIMEOUT_S', 600) * seconds('RAMP_TEST_TIMEOUT_SCALE', 1);
 
