@@ -6,6 +6,8 @@ import { PartnerClock } from './clock';
 import { type Config, ConfigError } from './config';
 import type { SettlementProvider } from './domain/settlement/settlement-provider';
 import { generateApiKey } from './domain/api-keys';
+import { checkProductionChains, checkTokens, openChains } from './flows/chain/chains';
+import { evmChainClient } from './providers/chain/evm';
 import { SimulatedMarket } from './domain/rates/simulated-market';
 import type { AppDeps } from './app';
 import type { Logger } from './logger';
@@ -44,6 +46,7 @@ export function settlementProvider(config: Config, given?: SettlementProvider): 
 export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore; settlement?: SettlementProvider } = {}): Promise<AppDeps> {
   // Before anything is opened: a production instance without real rails stops here, naming what is missing.
   const settlement = settlementProvider(config, opts.settlement);
+  checkProductionChains(config, settlement);
   const store =
     opts.store ??
     (await openStore({
@@ -67,6 +70,12 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
   const secret = config.RAMP_SESSION_SECRET ?? (await getOrInitSetting(store.db, 'session_secret', () => randomBytes(32).toString('base64url')));
   // A generated seed is shared through the database, so every process (and every restart) derives the same addresses.
   const walletSeed = config.RAMP_WALLET_SEED ?? (await getOrInitSetting(store.db, 'wallet_seed', () => randomBytes(32).toString('hex')));
+  // The treasuries derive from the same seed; each configured token's decimals are read from its contract now.
+  const chains = openChains(config, walletSeed, (s) => evmChainClient({ rpcUrl: s.rpcUrl, timeoutMs: config.RAMP_CHAIN_RPC_TIMEOUT_MS, retryCount: 0 }));
+  await checkTokens(chains, logger).catch(async (err) => {
+    if (!opts.store) await store.close();
+    throw err;
+  });
   return {
     config,
     rates: new SimulatedMarket({ spreadBps: config.spreadBps }),
@@ -78,6 +87,7 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     files: opts.files ?? new LocalFileStore(join(config.RAMP_DATA_DIR, 'files')),
     reviews: config.sandbox ? sandboxReviewProvider : manualReviewProvider,
     settlement,
+    chains,
     apiKey,
     partnerId,
   };

@@ -5,6 +5,10 @@ import { BLOCKCHAINS } from '../src/contract/blockchains';
 import { defaultFeeSchedule, type FeeSchedule, FeeScheduleError, parseFeeSchedule } from './domain/fee-schedule';
 import { parseSpreadBps } from './domain/rates/rate-source';
 import { PRODUCTION_SCHEDULE_S, parseSchedule, SANDBOX_SCHEDULE_S } from './domain/webhooks';
+import type { Address } from './domain/chain/chain-client';
+import { type ChainSettings, DEFAULT_CONFIRMATIONS, EVM_CHAINS } from './domain/chain/settings';
+import { STABLECOINS } from './domain/money';
+import { isValidAddress, toChecksumAddress } from './domain/wallets';
 
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(86_400_000).default(fallback);
@@ -18,6 +22,14 @@ const limit = (fallback: string) =>
       const [points, seconds] = v.split('/').map(Number) as [number, number];
       return { points, seconds };
     });
+
+/** An ERC-20 contract: 0x and 40 hex digits, EIP-55 checksummed when mixed-case; kept checksummed. */
+const tokenAddress = z
+  .string()
+  .refine((v) => isValidAddress('ETHEREUM', v), 'must be a 0x address of 40 hex digits (EIP-55 checksum when mixed-case), not the zero address')
+  .transform((v) => toChecksumAddress(v) as Address)
+  .optional();
+const confirmations = z.coerce.number().int().min(1).max(10_000).optional();
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8787),
@@ -89,6 +101,25 @@ const ConfigSchema = z.object({
   RAMP_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often a process looks for new events and due webhook attempts (0: never; this process then delivers none). */
   RAMP_WEBHOOK_POLL_MS: ms(500),
+  // On-chain settlement (issue 30): a chain with an RPC URL settles on its node; its tokens and confirmations beside it.
+  RAMP_CHAIN_RPC_ETHEREUM: url.optional(),
+  RAMP_CHAIN_RPC_BASE: url.optional(),
+  RAMP_CHAIN_RPC_POLYGON: url.optional(),
+  RAMP_CHAIN_TOKEN_ETHEREUM_USDC: tokenAddress,
+  RAMP_CHAIN_TOKEN_ETHEREUM_USDT: tokenAddress,
+  RAMP_CHAIN_TOKEN_BASE_USDC: tokenAddress,
+  RAMP_CHAIN_TOKEN_BASE_USDT: tokenAddress,
+  RAMP_CHAIN_TOKEN_POLYGON_USDC: tokenAddress,
+  RAMP_CHAIN_TOKEN_POLYGON_USDT: tokenAddress,
+  RAMP_CHAIN_CONFIRMATIONS_ETHEREUM: confirmations,
+  RAMP_CHAIN_CONFIRMATIONS_BASE: confirmations,
+  RAMP_CHAIN_CONFIRMATIONS_POLYGON: confirmations,
+  /** How often each process looks at the payouts due (and the first pause after a failure, doubling to RAMP_CHAIN_RETRY_MAX_MS). */
+  RAMP_CHAIN_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  RAMP_CHAIN_RETRY_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** A payout not in a block this long after it was signed is signed again on its nonce with higher fees. */
+  RAMP_CHAIN_REPLACE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(180_000),
+  RAMP_CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Server processes: a number, or `auto` for one per core. More than one needs PostgreSQL (PGlite belongs to one process). */
   RAMP_WORKERS: z
     .string()
@@ -109,6 +140,8 @@ export interface Config extends Omit<Env, 'HOST'> {
   webhookSchedule: number[];
   /** Server processes to run (RAMP_WORKERS, `auto` resolved to the cores this machine offers). */
   workers: number;
+  /** The chains that settle on a node (RAMP_CHAIN_RPC_<CHAIN> set), in EVM_CHAINS order. */
+  chains: ChainSettings[];
 }
 
 export class ConfigError extends Error {
@@ -163,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`RAMP_WEBHOOK_SCHEDULE: ${(err as Error).message}`);
     }
   }
+  const chains = chainSettings(c);
   const workers = c.RAMP_WORKERS === 'auto' ? (c.DATABASE_URL ? availableParallelism() : 1) : Number(c.RAMP_WORKERS);
   if (workers > 1 && !c.DATABASE_URL) {
     throw new ConfigError('RAMP_WORKERS: more than one process needs DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to one process');
@@ -171,10 +205,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     webhookSchedule,
     workers,
+    chains,
     HOST: c.HOST ?? (c.RAMP_ENV === 'sandbox' ? '127.0.0.1' : '0.0.0.0'),
     fees,
     spreadBps,
     publicUrl: c.RAMP_PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     sandbox: c.RAMP_ENV === 'sandbox',
   };
+}
+
+/**
+ * The configured chains. A token or a confirmation count without its chain's RPC URL, and an RPC URL without any token,
+ * are mistakes (a coin that would silently stay simulated, or a chain that can pay nothing): refused, naming the variable.
+ */
+function chainSettings(c: Env): ChainSettings[] {
+  const problems: string[] = [];
+  const chains: ChainSettings[] = [];
+  for (const blockchain of EVM_CHAINS) {
+    const rpcUrl = c[`RAMP_CHAIN_RPC_${blockchain}`];
+    const tokens: ChainSettings['tokens'] = {};
+    for (const coin of STABLECOINS) {
+      const name = `RAMP_CHAIN_TOKEN_${blockchain}_${coin}` as const;
+      const token = c[name];
+      if (token && !rpcUrl) problems.push(`${name}: set without RAMP_CHAIN_RPC_${blockchain}`);
+      if (token) tokens[coin] = token;
+    }
+    const confirmations = c[`RAMP_CHAIN_CONFIRMATIONS_${blockchain}`];
+    if (confirmations !== undefined && !rpcUrl) problems.push(`RAMP_CHAIN_CONFIRMATIONS_${blockchain}: set without RAMP_CHAIN_RPC_${blockchain}`);
+    if (!rpcUrl) continue;
+    if (Object.keys(tokens).length === 0) problems.push(`RAMP_CHAIN_RPC_${blockchain}: set, but no RAMP_CHAIN_TOKEN_${blockchain}_USDC or _USDT: the chain could pay nothing`);
+    const seen = Object.values(tokens);
+    if (new Set(seen).size !== seen.length) problems.push(`RAMP_CHAIN_TOKEN_${blockchain}_USDT: the same contract as RAMP_CHAIN_TOKEN_${blockchain}_USDC`);
+    chains.push({ blockchain, rpcUrl, tokens, confirmations: confirmations ?? DEFAULT_CONFIRMATIONS[blockchain] });
+  }
+  if (problems.length) throw new ConfigError(problems.join('\n'));
+  return chains;
 }

@@ -14,6 +14,7 @@ import { installProcessGuards } from './process-guard';
 import { createWorkers } from './workers/index';
 import { orphanSweeper } from './workers/orphan-sweep';
 import { webhookDispatcher } from './workers/webhooks';
+import { chainMonitor } from './workers/chain-monitor';
 
 let config: Config;
 try {
@@ -62,6 +63,8 @@ async function serveThisProcess(config: Config): Promise<void> {
   sweeper.start();
   const webhooks = webhookDispatcher(deps);
   webhooks.start();
+  const payouts = chainMonitor(deps);
+  payouts.start();
   server.on('error', (err) => logger.error({ err }, 'server error'));
   logger.info({ port: listening.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
   // One of several processes: the supervisor says it once all are listening.
@@ -83,7 +86,7 @@ async function serveThisProcess(config: Config): Promise<void> {
     const graceOver = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), graceMs);
     });
-    const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop()]).then(() => 'drained' as const), graceOver]);
+    const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop(), payouts.stop()]).then(() => 'drained' as const), graceOver]);
     clearInterval(idle);
     clearTimeout(timer);
     if (drained === 'timeout') {

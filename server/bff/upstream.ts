@@ -209,7 +209,7 @@ export class Upstream {
 /** What the BFF needs to answer its hot reads in process: the store, the presenters' dependencies, and the /v2 key cache. */
 export interface InProcessDeps {
   db: Db;
-  deps: Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
+  deps: Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates' | 'chains' | 'settlement'>;
   keys: ApiKeyCache;
 }
 

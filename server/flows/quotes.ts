@@ -9,8 +9,9 @@ import { defaultRail, priceQuoteRemembered, validatePair } from '../domain/prici
 import type { Db } from '../store/db';
 import { getPartnerFee } from '../store/queries/partner-fees';
 import type { Deps } from '../http/deps';
+import { requireChain } from './chain/chains';
 
-export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config'>;
+export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config' | 'chains' | 'settlement'>;
 
 /**
  * Prices `req` now; the result is a FLOATING or LOCKED quote body without id or expiry (locking stores it). Inside a DB
@@ -20,6 +21,8 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
   // Without a rail (a LOCKED request may omit it) the fiat side's usual rail; a pair with no fiat side is refused by validatePair.
   const rail = req.rail ?? defaultRail(req.sourceCurrency, req.targetCurrency) ?? 'PIX';
   const pair = validatePair(req.sourceCurrency, req.targetCurrency, rail);
+  const blockchain = req.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
+  requireChain(deps, blockchain, pair.stablecoin);
   let partnerFee = null;
   if (req.partnerFeeId) {
     const fee = await getPartnerFee(db, partnerId, req.partnerFeeId);
@@ -42,7 +45,7 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
     type: req.type,
     ...(req.customerId ? { customerId: req.customerId } : {}),
     rail: pair.rail,
-    blockchain: req.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN,
+    blockchain,
     sourceCurrency: req.sourceCurrency,
     sourceAmount: priced.sourceAmount,
     targetCurrency: req.targetCurrency,

@@ -1,5 +1,6 @@
 // What the route modules need from the process: configuration, the store, the clock, signing, logs.
 import type { Clock } from '../clock';
+import type { Chains } from '../flows/chain/chains';
 import type { Config } from '../config';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { SettlementProvider } from '../domain/settlement/settlement-provider';
@@ -20,6 +21,8 @@ export interface Deps {
   rates: RateSource;
   /** The rails money moves on: simulated in sandbox, a real provider in production. */
   settlement: SettlementProvider;
+  /** The chains that settle on a node (RAMP_CHAIN_RPC_<CHAIN>): their clients, treasuries and tokens. */
+  chains: Chains;
   /** Hex BIP-32 seed the customer wallets derive from. */
   walletSeed: string;
   /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */

@@ -1,6 +1,8 @@
-// /healthz (the process answers) and /readyz (the database answers too; its detail lists parked and stuck jobs).
+// /healthz (the process answers) and /readyz (the database answers too; its detail lists parked and stuck jobs, and each chain's payouts that wait).
 import { Hono } from 'hono';
 import type { Clock } from '../clock';
+import type { Chains } from '../flows/chain/chains';
+import { chainWaits } from '../store/queries/chain-transfers';
 import type { Store } from '../store/db';
 import { type JobSummary, troubledJobs } from '../store/queries/jobs';
 
@@ -16,7 +18,23 @@ const summary = (j: JobSummary) => ({
   ...(j.lastError ? { reason: j.lastError.slice(0, 300) } : {}),
 });
 
-export function healthApp(store: Store, opts: { clock?: Clock } = {}) {
+/**
+ * Per configured chain: its treasury, the payouts in flight by status, and those held back with the reason (the node
+ * down, the treasury short of token or gas, a refusal). A chain in trouble does not make the instance unready: every
+ * other chain, the fiat side and the API still serve; `status: "waiting"` says which chain needs a person.
+ */
+async function chainReport(store: Store, chains: Chains) {
+  const waits = await chainWaits(store.db);
+  return Object.fromEntries(
+    chains.list().map((c) => {
+      const w = waits.find((x) => x.blockchain === c.settings.blockchain);
+      const waiting = w?.waiting ?? [];
+      return [c.settings.blockchain, { status: waiting.length ? 'waiting' : 'ok', treasury: c.treasury.address, confirmations: c.settings.confirmations, inFlight: w?.open ?? {}, ...(waiting.length ? { waiting } : {}) }];
+    }),
+  );
+}
+
+export function healthApp(store: Store, opts: { clock?: Clock; chains?: Chains } = {}) {
   return new Hono()
     .get('/healthz', (c) => c.json({ status: 'ok' }))
     .get('/readyz', async (c) => {
@@ -26,6 +44,7 @@ export function healthApp(store: Store, opts: { clock?: Clock } = {}) {
         (t) => ({ parked: t.parked.map(summary), stuck: t.stuck.map(summary) }),
         () => undefined,
       );
-      return c.json({ status: 'ready', database: store.kind, ...(jobs ? { jobs } : {}) });
+      const chains = opts.chains?.list().length ? await chainReport(store, opts.chains).catch(() => undefined) : undefined;
+      return c.json({ status: 'ready', database: store.kind, ...(jobs ? { jobs } : {}), ...(chains ? { chains } : {}) });
     });
 }

@@ -160,6 +160,8 @@ export function sandboxApp(deps: Deps) {
       if (!customer) throw unknownReference('customerId', 'customer');
       const wallet = (await walletsOf(db, partnerId, [customer.id])).find((w) => w.blockchain === body.blockchain);
       if (!wallet) throw new AppError('INVALID_STATE', 'The customer has no wallets yet: wallets are provisioned when verification is APPROVED.');
+      // A chain that settles on a node holds the real balances: a credit made up here would put the books beside the chain.
+      if (deps.chains.get(body.blockchain)) throw new AppError('INVALID_STATE', `${body.blockchain} settles on-chain here: its balances come from the chain (an on-ramp pays them), never from a sandbox credit.`);
       const value = amount.value.toFixed(6);
       await db.transaction((tx) =>
         postMovement(

@@ -20,7 +20,7 @@ const onRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Buy stablecoin with fiat (PIX)',
   description:
-    'Give `exchangeRateId` (a LOCKED quote of this customer or of none yet, redeemed once; `sourceCurrency`, `targetCurrency` and `sourceAmount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED). Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
+    'Give `exchangeRateId` (a LOCKED quote of this customer or of none yet, redeemed once; `sourceCurrency`, `targetCurrency` and `sourceAmount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED); a chain that does not settle here is 422 BLOCKCHAIN_UNAVAILABLE. On a chain that settles on-chain, the stablecoin is a real ERC-20 transfer from the treasury and SUCCESS comes after its confirmations, with its hash in `state.receipt`. Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
   request: { body: { required: true, content: { 'application/json': { schema: OnRampRequestSchema } } } },
   responses: created,
 });
@@ -51,7 +51,7 @@ const offRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Sell stablecoin to a bank account',
   description:
-    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED.',
+    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED. On a chain that settles on-chain an off-ramp is not available yet: 422 BLOCKCHAIN_UNAVAILABLE naming `blockchain`.',
   request: { body: { required: true, content: { 'application/json': { schema: OffRampRequestSchema } } } },
   responses: created,
   middleware: [legacyOffRamp] as const,
@@ -63,6 +63,7 @@ const transfer = createRoute({
   path: '/transactions/transfer',
   tags: ['Transactions'],
   summary: 'Move stablecoin to another customer or an address',
+  description: 'On a chain that settles on-chain a transfer is not available yet: 422 BLOCKCHAIN_UNAVAILABLE naming `blockchain`.',
   request: { body: { required: true, content: { 'application/json': { schema: TransferRequestSchema } } } },
   responses: created,
 });

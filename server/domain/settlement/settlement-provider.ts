@@ -18,6 +18,11 @@ export interface SettlementProvider {
   readonly name: string;
   /** Instructions for paying `amount` of `currency` over `rail` into our account, quoting `reference`, until `expiresAt`. */
   payIn(p: { rail: string; currency: string; amount: string; reference: string; expiresAt: Date }): PayInInstructions;
+  /**
+   * The chains whose stablecoin this provider moves itself (`chainTransfer`); omitted: every chain. A chain configured
+   * with RAMP_CHAIN_RPC_<CHAIN> settles on its node instead, whatever this says.
+   */
+  readonly chains?: readonly Blockchain[];
   /** The on-chain transfer of a transaction's stablecoin (`reference` is the transaction id). */
   chainTransfer(p: { blockchain: Blockchain; reference: string }): ChainReceipt;
   /** How long after reaching `status` the next step of a `type` transaction is due. */

@@ -16,6 +16,7 @@ import { jobsInsert, wakeWorkers } from '../../store/queries/jobs';
 import { walletOwner, walletsOf } from '../../store/queries/wallets';
 import { checkReservedLimit, reserveLimit, toUsd } from '../limits';
 import { limitWindows } from '../../domain/limits';
+import { requireChain } from '../chain/chains';
 import type { TxDeps } from './deps';
 import { holdFunds } from './ledger';
 import { record, recordRider } from './lifecycle';
@@ -79,6 +80,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
       return q;
     });
     const blockchain = body.blockchain ?? quote.blockchain;
+    requireChain(deps, blockchain, quote.targetCurrency);
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
     // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
@@ -152,6 +154,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
     }
     const blockchain = body.blockchain ?? quote.blockchain;
+    requireChain(deps, blockchain, quote.sourceCurrency, { debit: 'off-ramp' });
     const now = deps.clock.now();
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
@@ -194,6 +197,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const amount = parseAmount(body.amount, body.currency);
   if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
   const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
+  requireChain(deps, blockchain, body.currency, { debit: 'transfer' });
   const market = await readMarket(deps);
   return db.transaction(async (tx) => {
     const id = newId();

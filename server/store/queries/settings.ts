@@ -8,3 +8,9 @@ export async function getOrInitSetting(db: Db, key: string, init: () => string):
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   return row!.value;
 }
+
+/** A setting as stored, without making one (the ops CLI reads; only the server decides). */
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+  return row?.value;
+}

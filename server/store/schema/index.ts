@@ -18,3 +18,5 @@ export * from './bank-accounts';
 export * from './transactions';
 export * from './partner-clocks';
 export * from './webhooks';
+export * from './chain-transfers';
+export * from './chain-nonces';

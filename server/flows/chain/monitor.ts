@@ -1,0 +1,295 @@
+// One check of a claimed chain transfer: sign and record it (nonce and raw in one DB transaction), send it, follow it into a
+// block and through its confirmations, replace it when stuck, wait when the node or the treasury cannot serve it.
+// Every talk with the node happens outside a DB transaction; every write is versioned, so a stale claimer changes nothing.
+import { formatEther } from 'viem';
+import { ChainUnavailableError, type Hex, TransactionRejectedError, type TxReceipt } from '../../domain/chain/chain-client';
+import { fromBaseUnits, toBaseUnits } from '../../domain/chain/amounts';
+import { bumpFees, confirmationsOf, PAYOUT_GAS_LIMIT, retryDelayMs, type WaitReason } from '../../domain/chain/payout';
+import type { Stablecoin } from '../../domain/money';
+import type { Deps } from '../../http/deps';
+import {
+  allocateNonce,
+  type ChainTransferRow,
+  type ChainTransferSet,
+  lockTransferAt,
+  unminedUnits,
+  updateTransferAt,
+} from '../../store/queries/chain-transfers';
+import type { ChainRuntime } from './chains';
+import { confirmPayout } from './payouts';
+
+export interface MonitorTiming {
+  pollMs: number;
+  retryMaxMs: number;
+  replaceAfterMs: number;
+  /** How long a claim (and a signed transfer not yet known sent) is left to its process before another may take it. */
+  leaseMs: number;
+}
+
+/** A newer claim wrote the row: this check's copy is stale and it stops. */
+class Superseded extends Error {}
+
+/**
+ * Test hook, inert unless a sandbox process runs with RAMP_CHAIN_CRASH_AT naming this point: the process then dies at
+ * once, as a SIGKILL would end it, so a test can prove that nothing is lost or paid twice across a crash there.
+ */
+function crashPoint(deps: Pick<Deps, 'config'>, point: 'after-record' | 'after-broadcast'): void {
+  if (deps.config.sandbox && process.env.RAMP_CHAIN_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
+}
+
+/** An error's first line, without any URL (an RPC URL can carry its provider's API key). */
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/\bhttps?:\/\/\S+/g, '<rpc>').slice(0, 500);
+
+export async function checkTransfer(deps: Deps, timing: MonitorTiming, row: ChainTransferRow): Promise<void> {
+  const chain = deps.chains.get(row.blockchain);
+  if (!chain) return;
+  const check = new Check(deps, timing, chain, row);
+  try {
+    await check.run();
+  } catch (err) {
+    if (err instanceof Superseded) return;
+    if (err instanceof ChainUnavailableError) return check.wait('NODE_UNAVAILABLE', describe(err)).catch(() => undefined);
+    deps.logger.error({ transferId: row.id, blockchain: row.blockchain, reason: describe(err) }, 'chain transfer check failed; retried after a pause');
+    // A database that is away too: the claim's lease brings the transfer back.
+    await check.wait('REJECTED', describe(err)).catch(() => undefined);
+  }
+}
+
+class Check {
+  private replaced = false;
+  constructor(
+    private readonly deps: Deps,
+    private readonly timing: MonitorTiming,
+    private readonly chain: ChainRuntime,
+    private row: ChainTransferRow,
+  ) {}
+
+  private get db() {
+    return this.deps.store.db;
+  }
+  private get client() {
+    return this.chain.client;
+  }
+  private log(extra: Record<string, unknown> = {}) {
+    const r = this.row;
+    return { transferId: r.id, transactionId: r.transactionId, blockchain: r.blockchain, nonce: r.nonce, hash: r.hash, ...extra };
+  }
+  private later(ms: number): Date {
+    return new Date(Date.now() + ms);
+  }
+
+  private async write(set: ChainTransferSet): Promise<void> {
+    const next = await updateTransferAt(this.db, this.row.id, this.row.version, set, new Date());
+    if (!next) throw new Superseded();
+    this.row = next;
+  }
+
+  async run(): Promise<void> {
+    switch (this.row.status) {
+      case 'QUEUED':
+        return this.signAndSend();
+      case 'SIGNED':
+      case 'SENT':
+        return this.followPending();
+      case 'INCLUDED':
+        return this.followIncluded();
+      case 'CONFIRMED':
+        return;
+    }
+  }
+
+  /** Held back with a reason (/readyz shows it), checked again after a pause that doubles while it lasts. */
+  async wait(reason: WaitReason, detail: string): Promise<void> {
+    const failures = this.row.failures + 1;
+    if (this.row.waitReason !== reason) this.deps.logger.warn(this.log({ reason, detail }), 'chain transfer waits');
+    await this.write({ waitReason: reason, lastError: detail, failures, nextCheckAt: this.later(retryDelayMs(failures, this.timing.pollMs, this.timing.retryMaxMs)) });
+  }
+
+  /** QUEUED: funds checked, then the nonce taken and the signed raw recorded in one DB transaction, and only then sent. */
+  private async signAndSend(): Promise<void> {
+    const { row, chain, client } = this;
+    const coin = row.asset as Stablecoin;
+    const from = chain.treasury.address;
+    const decimals = await chain.decimals(coin);
+    const amount = toBaseUnits(row.value, decimals);
+    const [fees, pending, tokens, native] = await Promise.all([client.fees(), client.pendingNonce(from), client.tokenBalance(row.token as Hex, from), client.nativeBalance(from)]);
+    await client.chainId(); // signing needs it: asked here, not inside the DB transaction
+    const owed = amount + (await unminedUnits(this.db, chain.settings.blockchain, from, row.token, row.id));
+    if (tokens < owed) {
+      return this.wait('INSUFFICIENT_TOKEN', `treasury ${from} holds ${fromBaseUnits(tokens, decimals)} ${coin} on ${row.blockchain}; the payouts in flight and this one need ${fromBaseUnits(owed, decimals)}`);
+    }
+    const gasCost = PAYOUT_GAS_LIMIT * fees.maxFeePerGas;
+    if (native < gasCost) {
+      return this.wait('INSUFFICIENT_GAS', `treasury ${from} holds ${formatEther(native)} of ${row.blockchain}'s native coin; this payout may need ${formatEther(gasCost)} for gas`);
+    }
+    const now = new Date();
+    const signed = await this.db.transaction(async (tx) => {
+      const locked = await lockTransferAt(tx, row.id, row.version);
+      if (locked?.status !== 'QUEUED') throw new Superseded();
+      const nonce = await allocateNonce(tx, chain.settings.blockchain, from, pending, now);
+      const s = await client.signTokenTransfer({ privateKey: chain.treasury.signingKey(), token: row.token as Hex, to: row.toAddress as Hex, amount, nonce, gas: PAYOUT_GAS_LIMIT, ...fees });
+      return updateTransferAt(
+        tx,
+        row.id,
+        row.version,
+        {
+          status: 'SIGNED',
+          nonce,
+          amount: amount.toString(),
+          gas: PAYOUT_GAS_LIMIT.toString(),
+          maxFeePerGas: fees.maxFeePerGas.toString(),
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+          raw: s.raw,
+          hash: s.hash,
+          hashes: [...row.hashes, s.hash],
+          signedAt: now,
+          failures: 0,
+          waitReason: null,
+          lastError: null,
+          nextCheckAt: new Date(now.getTime() + this.timing.leaseMs),
+        },
+        now,
+      );
+    });
+    if (!signed) throw new Superseded();
+    this.row = signed;
+    this.deps.logger.info(this.log({ to: row.toAddress, amount: row.value, coin }), 'payout signed and recorded; sending');
+    crashPoint(this.deps, 'after-record');
+    await this.send();
+  }
+
+  /** Sends the raw in force (again: the node takes a raw it already has as a success). */
+  private async send(): Promise<void> {
+    try {
+      await this.client.broadcast(this.row.raw as Hex);
+    } catch (err) {
+      if (err instanceof TransactionRejectedError) return this.rejected(err);
+      throw err;
+    }
+    crashPoint(this.deps, 'after-broadcast');
+    await this.write({ status: 'SENT', sentAt: this.row.sentAt ?? new Date(), failures: 0, waitReason: null, lastError: null, nextCheckAt: this.later(this.timing.pollMs) });
+  }
+
+  /** A receipt for any hash this transfer has had, newest first (a replaced one may be the one that landed). */
+  private async landed(): Promise<{ hash: Hex; receipt: TxReceipt } | undefined> {
+    for (const hash of [...this.row.hashes].reverse() as Hex[]) {
+      const receipt = await this.client.receipt(hash);
+      if (receipt) return { hash, receipt };
+    }
+    return undefined;
+  }
+
+  /** SIGNED or SENT: in a block yet? If not, replaced when stuck past its age, else sent again. */
+  private async followPending(): Promise<void> {
+    const found = await this.landed();
+    if (found) return this.included(found);
+    const age = this.row.signedAt ? Date.now() - this.row.signedAt.getTime() : 0;
+    if (this.row.status === 'SENT' && age >= this.timing.replaceAfterMs) return this.replace(`not in a block ${Math.round(age / 1000)} s after it was signed`);
+    await this.send();
+  }
+
+  private async included({ hash, receipt }: { hash: Hex; receipt: TxReceipt }): Promise<void> {
+    const moved = this.row.status === 'INCLUDED';
+    await this.write({ status: 'INCLUDED', hash, includedBlockNumber: receipt.blockNumber, includedBlockHash: receipt.blockHash, failures: 0, waitReason: null, lastError: null, nextCheckAt: this.later(this.timing.pollMs) });
+    this.deps.logger.info(this.log({ block: receipt.blockNumber.toString() }), moved ? 'payout now in another block (reorg); confirmations count from it' : 'payout in a block; counting confirmations');
+    await this.countConfirmations(receipt);
+  }
+
+  /** INCLUDED: still in the same block? Then counted once deep enough; gone (a reorg) sends it back to be sent again. */
+  private async followIncluded(): Promise<void> {
+    const found = await this.landed();
+    if (!found) {
+      this.deps.logger.warn(this.log({ block: this.row.includedBlockNumber?.toString() }), 'payout left the chain (reorg): sent again, counted only once confirmed again');
+      await this.write({ status: 'SENT', hash: this.row.hashes.at(-1)!, includedBlockNumber: null, includedBlockHash: null });
+      return this.send();
+    }
+    if (found.hash !== this.row.hash || found.receipt.blockHash !== this.row.includedBlockHash) return this.included(found);
+    await this.countConfirmations(found.receipt);
+  }
+
+  private async countConfirmations(receipt: TxReceipt): Promise<void> {
+    const need = this.chain.settings.confirmations;
+    const head = await this.client.blockNumber();
+    if (confirmationsOf(head, receipt.blockNumber) < need) {
+      await this.write({ nextCheckAt: this.later(this.timing.pollMs) });
+      return;
+    }
+    // The block at that height must still be the one the receipt named: a reorg between the two reads is seen here.
+    const block = await this.client.block(receipt.blockNumber);
+    if (block?.hash !== this.row.includedBlockHash) {
+      await this.write({ nextCheckAt: new Date() });
+      return;
+    }
+    if (receipt.status === 'reverted') {
+      // The nonce is spent and nothing moved: signed again on a new nonce (it waits first if the treasury is short).
+      this.deps.logger.error(this.log({ block: receipt.blockNumber.toString() }), 'payout reverted on chain; signed again on a new nonce');
+      await this.write({ ...this.retired(), lastError: `transfer ${this.row.hash} reverted in block ${receipt.blockNumber}` });
+      return;
+    }
+    const done = await confirmPayout(this.db, this.deps, this.row, this.row.hash!);
+    if (!done) throw new Superseded();
+    this.row = done;
+    this.deps.logger.info(this.log({ block: receipt.blockNumber.toString(), confirmations: need }), 'payout confirmed; on-ramp SUCCESS');
+  }
+
+  /**
+   * Back to QUEUED, to be signed on a new nonce: this one is spent by something that did not pay (a revert, another
+   * transaction). Its hashes are retired: a receipt of theirs (a revert) must never again count as this payout landing.
+   */
+  private retired(): ChainTransferSet {
+    const r = this.row;
+    return { status: 'QUEUED', nonce: null, raw: null, hash: null, hashes: [], retiredHashes: [...r.retiredHashes, ...r.hashes], signedAt: null, sentAt: null, includedBlockNumber: null, includedBlockHash: null, nextCheckAt: new Date() };
+  }
+
+  /** Signed again on its nonce with fees at least 12.5 % higher on both fields; every earlier hash stays recognised. */
+  private async replace(why: string): Promise<void> {
+    const { row, client, chain } = this;
+    const fees = bumpFees({ maxFeePerGas: BigInt(row.maxFeePerGas!), maxPriorityFeePerGas: BigInt(row.maxPriorityFeePerGas!) }, await client.fees());
+    await client.chainId();
+    const now = new Date();
+    const next = await this.db.transaction(async (tx) => {
+      if (!(await lockTransferAt(tx, row.id, row.version))) throw new Superseded();
+      const s = await client.signTokenTransfer({ privateKey: chain.treasury.signingKey(), token: row.token as Hex, to: row.toAddress as Hex, amount: BigInt(row.amount!), nonce: row.nonce!, gas: BigInt(row.gas!), ...fees });
+      return updateTransferAt(
+        tx,
+        row.id,
+        row.version,
+        { raw: s.raw, hash: s.hash, hashes: [...row.hashes, s.hash], maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(), signedAt: now, nextCheckAt: new Date(now.getTime() + this.timing.leaseMs) },
+        now,
+      );
+    });
+    if (!next) throw new Superseded();
+    this.deps.logger.warn(this.log({ replaces: row.hash, hash: next.hash, why, maxFeePerGas: fees.maxFeePerGas.toString() }), 'payout replaced on its nonce with higher fees');
+    this.row = next;
+    this.replaced = true;
+    await this.send();
+  }
+
+  private async rejected(err: TransactionRejectedError): Promise<void> {
+    const { row } = this;
+    switch (err.reason) {
+      case 'nonce-too-low': {
+        // One of our own hashes took the nonce (a replaced one landed)? Then that is this payout.
+        const found = await this.landed();
+        if (found) return this.included(found);
+        const latest = await this.client.latestNonce(row.fromAddress as Hex);
+        if (row.nonce !== null && latest > row.nonce) {
+          // Another transaction of the treasury (sent by hand, say) used the nonce: this payout never happened, so it
+          // is signed again on a fresh nonce (the allocator never goes below the node's).
+          this.deps.logger.warn(this.log(), 'payout nonce taken by another transaction of the treasury; signed again on a new nonce');
+          await this.write({ ...this.retired(), lastError: describe(err) });
+          return;
+        }
+        return this.wait('REJECTED', describe(err));
+      }
+      case 'insufficient-funds':
+        return this.wait('INSUFFICIENT_GAS', `treasury ${row.fromAddress} cannot pay the gas on ${row.blockchain}: ${describe(err)}`);
+      case 'underpriced':
+        if (!this.replaced) return this.replace('the node refused its fees');
+        return this.wait('REJECTED', describe(err));
+      case 'invalid':
+        this.deps.logger.error(this.log({ reason: describe(err) }), 'payout refused by the node; it waits for a person');
+        return this.wait('REJECTED', describe(err));
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// The operator CLI (`npm run ops -- <command>`): reads the server's configuration and database and the chains' nodes; changes nothing.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { openChains } from '../flows/chain/chains';
+import { evmChainClient } from '../providers/chain/evm';
+import { openStore, type Store } from '../store/db';
+import { chainWaits } from '../store/queries/chain-transfers';
+import { getSetting } from '../store/queries/settings';
+import { treasuryReport, treasuryText } from './treasury';
+
+const USAGE = `Usage: npm run ops -- <command> [--json]
+
+  treasury [--json]   per configured chain (RAMP_CHAIN_RPC_<CHAIN>): the treasury address and its native, USDC and USDT
+                      balances on the node; --json prints one object {"<CHAIN>": {"address", "native", "USDC", "USDT"}}
+                      (decimal strings; a coin only when its token is configured; "error" when the node did not answer,
+                      and the exit code is then 1)
+
+Reads the server's environment. The treasury keys derive from RAMP_WALLET_SEED; unset (sandbox), the seed is read from the
+database: on PostgreSQL at any time, on embedded PGlite only while no server has the data dir open (stop it, or set
+RAMP_WALLET_SEED). The text output also lists the payouts in flight and what they wait for when the database is read.`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`ops: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+  } catch (err) {
+    fail(`${(err as Error).message}\n\n${USAGE}`);
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || parsed.values.help ? 0 : 2;
+  }
+  if (command !== 'treasury' || rest.length) fail(`unknown command: ${[command, ...rest].join(' ')}\n\n${USAGE}`);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`invalid configuration: ${err.message.replaceAll('\n', '; ')}`, 78);
+    throw err;
+  }
+  // The database only when it is needed (the seed) or safe to share and useful (PostgreSQL, for the text report).
+  const needStore = !config.RAMP_WALLET_SEED || (Boolean(config.DATABASE_URL) && !parsed.values.json);
+  let store: Store | undefined;
+  try {
+    if (needStore) {
+      store = await openStore({ databaseUrl: config.DATABASE_URL, dataDir: config.RAMP_DATA_DIR, schema: config.DATABASE_SCHEMA, poolSize: 2, connectTimeoutMs: config.RAMP_DB_CONNECT_TIMEOUT_MS });
+    }
+    const seed = config.RAMP_WALLET_SEED ?? (store && (await getSetting(store.db, 'wallet_seed')));
+    if (!seed) fail('no wallet seed: RAMP_WALLET_SEED is unset and the database has none yet (a sandbox server makes one at its first start)', 1);
+    const chains = openChains(config, seed, (s) => evmChainClient({ rpcUrl: s.rpcUrl, timeoutMs: config.RAMP_CHAIN_RPC_TIMEOUT_MS, retryCount: 1 }));
+    const report = await treasuryReport(chains);
+    if (parsed.values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (chains.list().length === 0) process.stdout.write('No chain is configured (RAMP_CHAIN_RPC_<CHAIN>): every chain is simulated in sandbox.\n');
+    else process.stdout.write(`${treasuryText(report, chains, store && (await chainWaits(store.db)))}\n`);
+    return Object.values(report).some((r) => r.error) ? 1 : 0;
+  } finally {
+    await store?.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => fail((err as Error).stack ?? String(err), 1),
+);

@@ -1,0 +1,76 @@
+// The chain monitor: claims due chain transfers (FOR UPDATE SKIP LOCKED, with a lease) and checks each one; safe on N processes.
+import type { Deps } from '../http/deps';
+import { checkTransfer, type MonitorTiming } from '../flows/chain/monitor';
+import { claimDueTransfers } from '../store/queries/chain-transfers';
+import { reasonOf } from './runner';
+
+/** Transfers claimed at once; the rows of one chain are checked in order (nonces go out in the order they were taken). */
+const BATCH = 20;
+/** Claim rounds per pass: a transfer due again at once (a reorg seen) is checked again, but a pass always ends. */
+const ROUNDS = 5;
+
+export class ChainMonitor {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+  /** Set by `stop`: a pass in progress claims no more. */
+  private stopping = false;
+
+  constructor(
+    private readonly deps: Deps,
+    readonly timing: MonitorTiming,
+  ) {}
+
+  /** One pass: claims and checks every transfer due now. Answers how many were checked. Tests call it directly. */
+  async runDue(): Promise<number> {
+    const chains = this.deps.chains.names();
+    let checked = 0;
+    for (let round = 0; round < ROUNDS && !this.stopping; round++) {
+      const claimed = await claimDueTransfers(this.deps.store.db, chains, new Date(), this.timing.leaseMs, BATCH);
+      if (claimed.length === 0) break;
+      const byChain = new Map<string, typeof claimed>();
+      for (const t of claimed) byChain.set(t.blockchain, [...(byChain.get(t.blockchain) ?? []), t]);
+      await Promise.all(
+        [...byChain.values()].map(async (rows) => {
+          for (const row of rows) await checkTransfer(this.deps, this.timing, row);
+        }),
+      );
+      checked += claimed.length;
+    }
+    return checked;
+  }
+
+  start(): void {
+    if (!this.stopped || this.deps.chains.names().length === 0) return;
+    this.stopped = false;
+    this.stopping = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runDue()
+        .catch((err) => this.deps.logger.warn({ reason: reasonOf(err) }, 'chain monitor pass failed; the next one retries'))
+        .then(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.timing.pollMs);
+        });
+    };
+    tick();
+  }
+
+  /** Starts no new pass and waits for the one running (each node call is bounded by RAMP_CHAIN_RPC_TIMEOUT_MS). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+export function chainMonitor(deps: Deps): ChainMonitor {
+  const c = deps.config;
+  return new ChainMonitor(deps, {
+    pollMs: c.RAMP_CHAIN_POLL_MS,
+    retryMaxMs: c.RAMP_CHAIN_RETRY_MAX_MS,
+    replaceAfterMs: c.RAMP_CHAIN_REPLACE_AFTER_MS,
+    // Long enough for the slowest check (a few node calls, each bounded by the timeout) to finish before another process may take it.
+    leaseMs: 3 * c.RAMP_CHAIN_RPC_TIMEOUT_MS + c.RAMP_CHAIN_POLL_MS,
+  });
+}
