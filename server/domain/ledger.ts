@@ -19,10 +19,12 @@ export const accounts = {
   clearing: (rail: string) => `clearing:${rail}`,
   /** What left our books to an address we did not issue. */
   external: (blockchain: string) => `external:${blockchain}`,
+  /** Where stablecoin sent to a customer's wallet from outside came from: the chain's world, net of what it brought in. */
+  deposits: (blockchain: string) => `deposits:${blockchain}`,
 };
 
 /** System accounts are sources and sinks of the outside world; customer and fee accounts hold real value. */
-export const mayGoNegative = (account: string): boolean => account.startsWith('sandbox:') || account.startsWith('clearing:');
+export const mayGoNegative = (account: string): boolean => account.startsWith('sandbox:') || account.startsWith('clearing:') || account.startsWith('deposits:');
 
 /** Every movement sums to zero per (blockchain, asset); an entry of zero is a mistake, not a no-op. */
 export function assertBalanced(entries: Entry[]): void {

@@ -1,5 +1,7 @@
-// The chain monitor: claims due chain transfers (FOR UPDATE SKIP LOCKED, with a lease) and checks each one; safe on N processes.
+// The chain monitor: claims due chain transfers (FOR UPDATE SKIP LOCKED, with a lease) and checks each one, and watches
+// each chain for deposits (one process per chain at a time, by a lease on its cursor); safe on N processes.
 import type { Deps } from '../http/deps';
+import { scanDeposits, stopWatching, watcherName } from '../flows/chain/deposits';
 import { checkTransfer, type MonitorTiming } from '../flows/chain/monitor';
 import { claimDueTransfers } from '../store/queries/chain-transfers';
 import { reasonOf } from './runner';
@@ -16,10 +18,30 @@ export class ChainMonitor {
   /** Set by `stop`: a pass in progress claims no more. */
   private stopping = false;
 
+  /** This process as a deposit watcher (leases name it). */
+  readonly watcher = watcherName();
+
   constructor(
     private readonly deps: Deps,
     readonly timing: MonitorTiming,
   ) {}
+
+  /**
+   * One deposit pass over every chain: each chain this process leads (or may now lead) is scanned up to its confirmed
+   * height, a bounded range at a time. Answers the deposits credited. A chain whose node fails is left to the next pass.
+   */
+  async scanDeposits(): Promise<number> {
+    let credited = 0;
+    for (const chain of this.deps.chains.list()) {
+      if (this.stopping) break;
+      try {
+        credited += (await scanDeposits(this.deps, chain, this.watcher, this.timing.leaseMs)).credited;
+      } catch (err) {
+        this.deps.logger.warn({ blockchain: chain.settings.blockchain, reason: reasonOf(err) }, 'deposit scan failed; the next pass retries');
+      }
+    }
+    return credited;
+  }
 
   /** One pass: claims and checks every transfer due now. Answers how many were checked. Tests call it directly. */
   async runDue(): Promise<number> {
@@ -46,7 +68,7 @@ export class ChainMonitor {
     this.stopping = false;
     const tick = () => {
       if (this.stopped) return;
-      this.running = this.runDue()
+      this.running = Promise.all([this.runDue(), this.scanDeposits()])
         .catch((err) => this.deps.logger.warn({ reason: reasonOf(err) }, 'chain monitor pass failed; the next one retries'))
         .then(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.timing.pollMs);
@@ -61,6 +83,7 @@ export class ChainMonitor {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.deps.chains.list().map((c) => stopWatching(this.deps, c, this.watcher).catch(() => undefined)));
   }
 }
 

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   ...['transferring_stablecoin', 'trading', 'transferring_fiat', 'success', 'refunding', 'refunded'].map((s) => `offramp.${s}`),
   ...['transferring_stablecoin', 'success', 'failed'].map((s) => `transfer.${s}`),
   ...['under_verification', 'approved', 'final_rejection'].map((s) => `bank_account.${s}`),
+  'deposit.confirmed',
   'webhook.test',
 ] as const;
 

@@ -20,3 +20,4 @@ export * from './partner-clocks';
 export * from './webhooks';
 export * from './chain-transfers';
 export * from './chain-nonces';
+export * from './chain-deposits';
