@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { BankAccountSchema } from './bank-accounts';
 import { CustomerSchema } from './customers';
+import { DepositSchema } from './deposits';
 import { TRANSACTION_STATUSES } from './transaction-constants';
 import { TransactionSchema } from './transactions';
 
@@ -30,6 +31,7 @@ export const EVENT_TYPES: EventTypeDoc[] = [
   { name: 'bank_account.under_verification', when: 'A bank account was registered; its holder is being verified.', data: BankAccountSchema },
   { name: 'bank_account.approved', when: "The bank account's holder was verified.", data: BankAccountSchema },
   { name: 'bank_account.final_rejection', when: "The bank account's holder was rejected.", data: BankAccountSchema },
+  { name: 'deposit.confirmed', when: "Stablecoin sent to a customer's wallet on a chain that settles on-chain was credited, after the chain's confirmations.", data: DepositSchema },
   { name: 'webhook.test', when: 'POST /v2/webhook-endpoints/{id}/test (sent to that endpoint only).', data: WebhookTestDataSchema },
 ];
 

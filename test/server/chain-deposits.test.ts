@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_ACCOUNTS } from '../../scripts/devnet/anvil.mjs';
+import { DepositSchema } from '../../src/contract/deposits';
 import { compileTestToken, mint } from '../../scripts/devnet/token.mjs';
 import { fromBaseUnits, toBaseUnits } from '../../server/domain/chain/amounts';
 import type { Address, Hex } from '../../server/domain/chain/chain-client';
@@ -89,6 +90,7 @@ describe('deposits to customer wallets', () => {
     assert.equal(deposit!.fromAddress.toLowerCase(), sender.address.toLowerCase());
     const [event, ...others] = await depositEvents(c.customerId);
     assert.equal(others.length, 0);
+    DepositSchema.parse(event!.data); // the contract the webhook documents
     assert.deepEqual(
       { ...(event!.data as Record<string, unknown>), id: undefined, createdAt: undefined, blockNumber: undefined },
       {
