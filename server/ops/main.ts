@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { openChains } from '../flows/chain/chains';
+import { reconcile } from '../flows/chain/reconcile';
 import { evmChainClient } from '../providers/chain/evm';
 import { openStore, type Store } from '../store/db';
 import { chainWaits } from '../store/queries/chain-transfers';
@@ -14,6 +15,10 @@ const USAGE = `Usage: npm run ops -- <command> [--json]
                       balances on the node; --json prints one object {"<CHAIN>": {"address", "native", "USDC", "USDT"}}
                       (decimal strings; a coin only when its token is configured; "error" when the node did not answer,
                       and the exit code is then 1)
+  reconcile [--json]  per configured chain, every customer wallet and coin: the ledger balance against balanceOf on the
+                      node, payouts and deposits in flight accounted for; --json prints one object
+                      {"ok", "discrepancies": [{blockchain, address, partnerId, customerId, coin, ledger, chain, inFlight,
+                      difference}], "checked", "errors"}; exit code 0 when ok, 1 when not (needs the database)
 
 Reads the server's environment. The treasury keys derive from RAMP_WALLET_SEED; unset (sandbox), the seed is read from the
 database: on PostgreSQL at any time, on embedded PGlite only while no server has the data dir open (stop it, or set
@@ -36,7 +41,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || parsed.values.help ? 0 : 2;
   }
-  if (command !== 'treasury' || rest.length) fail(`unknown command: ${[command, ...rest].join(' ')}\n\n${USAGE}`);
+  if (!['treasury', 'reconcile'].includes(command) || rest.length) fail(`unknown command: ${[command, ...rest].join(' ')}\n\n${USAGE}`);
   let config;
   try {
     config = loadConfig();
@@ -45,7 +50,7 @@ async function main(): Promise<number> {
     throw err;
   }
   // The database only when it is needed (the seed) or safe to share and useful (PostgreSQL, for the text report).
-  const needStore = !config.RAMP_WALLET_SEED || (Boolean(config.DATABASE_URL) && !parsed.values.json);
+  const needStore = command === 'reconcile' || !config.RAMP_WALLET_SEED || (Boolean(config.DATABASE_URL) && !parsed.values.json);
   let store: Store | undefined;
   try {
     if (needStore) {
@@ -54,6 +59,11 @@ async function main(): Promise<number> {
     const seed = config.RAMP_WALLET_SEED ?? (store && (await getSetting(store.db, 'wallet_seed')));
     if (!seed) fail('no wallet seed: RAMP_WALLET_SEED is unset and the database has none yet (a sandbox server makes one at its first start)', 1);
     const chains = openChains(config, seed, (s) => evmChainClient({ rpcUrl: s.rpcUrl, timeoutMs: config.RAMP_CHAIN_RPC_TIMEOUT_MS, retryCount: 1 }));
+    if (command === 'reconcile') {
+      const result = await reconcile(store!.db, chains);
+      process.stdout.write(`${parsed.values.json ? JSON.stringify(result) : reconcileText(result)}\n`);
+      return result.ok ? 0 : 1;
+    }
     const report = await treasuryReport(chains);
     if (parsed.values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else if (chains.list().length === 0) process.stdout.write('No chain is configured (RAMP_CHAIN_RPC_<CHAIN>): every chain is simulated in sandbox.\n');
@@ -62,6 +72,15 @@ async function main(): Promise<number> {
   } finally {
     await store?.close();
   }
+}
+
+function reconcileText(r: Awaited<ReturnType<typeof reconcile>>): string {
+  const lines = [`${r.checked} wallet balances compared: ${r.ok ? 'the books equal the chains' : `${r.discrepancies.length} discrepancies`}`];
+  for (const d of r.discrepancies) {
+    lines.push(`  ${d.blockchain} ${d.address} ${d.coin} (customer ${d.customerId}): ledger ${d.ledger}, chain ${d.chain}, in flight ${d.inFlight}, unexplained ${d.difference}`);
+  }
+  for (const e of r.errors) lines.push(`  ${e.blockchain}: not compared, the node did not answer: ${e.error}`);
+  return lines.join('\n');
 }
 
 main().then(
