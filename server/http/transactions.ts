@@ -51,7 +51,7 @@ const offRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Sell stablecoin to a bank account',
   description:
-    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED. On a chain that settles on-chain an off-ramp is not available yet: 422 BLOCKCHAIN_UNAVAILABLE naming `blockchain`.',
+    '`bankAccountId` (holder APPROVED), `purpose` (PERSONAL_ACCOUNT only to a SELF account), and `exchangeRateId` (currencies and `amount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency` (the stablecoin), `targetCurrency` (the account currency) and `amount`. The stablecoin leaves the wallet at once (422 INSUFFICIENT_BALANCE otherwise): TRANSFERRING_STABLECOIN → TRADING → TRANSFERRING_FIAT (with `estimatedSettlementAt`) → SUCCESS; a failure after the debit is REFUNDING → REFUNDED. On a chain that settles on-chain the stablecoin moves from the customer wallet to the treasury (its gas paid by the service) and TRADING comes once that transfer is confirmed, with its hash in `state.receipt`; a refund moves it back before REFUNDED.',
   request: { body: { required: true, content: { 'application/json': { schema: OffRampRequestSchema } } } },
   responses: created,
   middleware: [legacyOffRamp] as const,

@@ -9,8 +9,24 @@ import type { FeeQuote } from './chain-client';
 export const CHAIN_TRANSFER_STATUSES = ['QUEUED', 'SIGNED', 'SENT', 'INCLUDED', 'CONFIRMED'] as const;
 export type ChainTransferStatus = (typeof CHAIN_TRANSFER_STATUSES)[number];
 
-/** Why a payout is not moving; /readyz and `ops treasury` show it per chain. */
-export type WaitReason = 'NODE_UNAVAILABLE' | 'INSUFFICIENT_TOKEN' | 'INSUFFICIENT_GAS' | 'REJECTED';
+/** What a chain transfer does (see the `kind` column): who sends, who receives, and what its confirmation moves on. */
+export const CHAIN_TRANSFER_KINDS = ['PAYOUT', 'OFFRAMP', 'REFUND', 'GAS'] as const;
+export type ChainTransferKind = (typeof CHAIN_TRANSFER_KINDS)[number];
+
+/** The asset of a GAS transfer: the chain's native coin (ETH, POL), in wei. */
+export const NATIVE_ASSET = 'NATIVE';
+
+/**
+ * Why a transfer is not moving; /readyz and `ops treasury` show it per chain. AWAITING_GAS: a customer wallet's transfer
+ * waits for the GAS transfer that funds it.
+ */
+export type WaitReason = 'NODE_UNAVAILABLE' | 'INSUFFICIENT_TOKEN' | 'INSUFFICIENT_GAS' | 'AWAITING_GAS' | 'REJECTED';
+
+/** Gas limit of a native-coin transfer (fixed by the protocol). */
+export const NATIVE_GAS_LIMIT = 21_000n;
+
+/** A wallet's gas is funded for this many of its transfers at today's fee, so one rise in fees does not strand it. */
+export const GAS_FUNDING_MULTIPLE = 2n;
 
 /** Blocks a transaction included at `included` has with the chain's head at `head`: its own block is the first. */
 export function confirmationsOf(head: bigint, included: bigint): number {

@@ -1,7 +1,7 @@
 // The treasury: the service's own account on each EVM chain (it pays on-ramps), derived from RAMP_WALLET_SEED beside the customers' wallets.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
-import { evmAddressFromPublicKey, parseWalletSeed } from '../wallets';
+import { customerDerivationPath, evmAddressFromPublicKey, parseWalletSeed } from '../wallets';
 import type { Address, Hex } from './chain-client';
 import { EVM_CHAINS, type EvmChain } from './settings';
 
@@ -38,8 +38,17 @@ export class TreasuryAccount {
 }
 
 export function treasuryAccount(seedHex: string, chain: EvmChain): TreasuryAccount {
-  const node = HDKey.fromMasterSeed(parseWalletSeed(seedHex)).derive(treasuryDerivationPath(chain));
-  if (!node.privateKey || !node.publicKey) throw new Error(`no key at the treasury path of ${chain}`);
+  return accountAt(seedHex, treasuryDerivationPath(chain), chain);
+}
+
+/** A customer's wallet as a signer (its own transfers, such as an off-ramp's), at the wallet's path; kept as the treasury's key is. */
+export function customerAccount(seedHex: string, customerId: string, chain: EvmChain): TreasuryAccount {
+  return accountAt(seedHex, customerDerivationPath(customerId, chain), chain);
+}
+
+function accountAt(seedHex: string, path: string, chain: EvmChain): TreasuryAccount {
+  const node = HDKey.fromMasterSeed(parseWalletSeed(seedHex)).derive(path);
+  if (!node.privateKey || !node.publicKey) throw new Error(`no key at ${path} on ${chain}`);
   const key = `0x${bytesToHex(node.privateKey)}` as Hex;
   const address = evmAddressFromPublicKey(node.publicKey) as Address;
   node.wipePrivateData();

@@ -4,7 +4,8 @@
 import { formatEther } from 'viem';
 import { ChainUnavailableError, type Hex, TransactionRejectedError, type TxReceipt } from '../../domain/chain/chain-client';
 import { fromBaseUnits, toBaseUnits } from '../../domain/chain/amounts';
-import { bumpFees, confirmationsOf, PAYOUT_GAS_LIMIT, retryDelayMs, type WaitReason } from '../../domain/chain/payout';
+import { bumpFees, confirmationsOf, GAS_FUNDING_MULTIPLE, NATIVE_ASSET, NATIVE_GAS_LIMIT, PAYOUT_GAS_LIMIT, retryDelayMs, type WaitReason } from '../../domain/chain/payout';
+import { customerAccount } from '../../domain/chain/treasury';
 import type { Stablecoin } from '../../domain/money';
 import type { Deps } from '../../http/deps';
 import {
@@ -12,11 +13,13 @@ import {
   type ChainTransferRow,
   type ChainTransferSet,
   lockTransferAt,
+  queueChainTransfer,
+  transferOf,
   unminedUnits,
   updateTransferAt,
 } from '../../store/queries/chain-transfers';
 import type { ChainRuntime } from './chains';
-import { confirmPayout } from './payouts';
+import { confirmTransfer } from './payouts';
 
 export interface MonitorTiming {
   pollMs: number;
@@ -105,29 +108,50 @@ class Check {
     await this.write({ waitReason: reason, lastError: detail, failures, nextCheckAt: this.later(retryDelayMs(failures, this.timing.pollMs, this.timing.retryMaxMs)) });
   }
 
+  /** The key of the account this transfer is sent from: the treasury, or the customer's wallet (checked to be that address). */
+  private signingKey(): Hex {
+    const { row, chain } = this;
+    if (row.fromAddress === chain.treasury.address) return chain.treasury.signingKey();
+    if (!row.customerId) throw new Error(`chain transfer ${row.id} is sent from ${row.fromAddress}, which is neither the treasury nor a customer's`);
+    const account = customerAccount(this.deps.walletSeed, row.customerId, chain.settings.blockchain);
+    if (account.address !== row.fromAddress) throw new Error(`chain transfer ${row.id}: ${row.fromAddress} is not the wallet of customer ${row.customerId}`);
+    return account.signingKey();
+  }
+
   /** QUEUED: funds checked, then the nonce taken and the signed raw recorded in one DB transaction, and only then sent. */
   private async signAndSend(): Promise<void> {
     const { row, chain, client } = this;
-    const coin = row.asset as Stablecoin;
-    const from = chain.treasury.address;
-    const decimals = await chain.decimals(coin);
-    const amount = toBaseUnits(row.value, decimals);
-    const [fees, pending, tokens, native] = await Promise.all([client.fees(), client.pendingNonce(from), client.tokenBalance(row.token as Hex, from), client.nativeBalance(from)]);
+    const native = row.asset === NATIVE_ASSET;
+    const from = row.fromAddress as Hex;
+    const gas = native ? NATIVE_GAS_LIMIT : PAYOUT_GAS_LIMIT;
+    const [fees, pending, balance] = await Promise.all([client.fees(), client.pendingNonce(from), client.nativeBalance(from)]);
     await client.chainId(); // signing needs it: asked here, not inside the DB transaction
-    const owed = amount + (await unminedUnits(this.db, chain.settings.blockchain, from, row.token, row.id));
-    if (tokens < owed) {
-      return this.wait('INSUFFICIENT_TOKEN', `treasury ${from} holds ${fromBaseUnits(tokens, decimals)} ${coin} on ${row.blockchain}; the payouts in flight and this one need ${fromBaseUnits(owed, decimals)}`);
+    let amount: bigint;
+    if (native) {
+      amount = BigInt(row.amount!);
+    } else {
+      const coin = row.asset as Stablecoin;
+      const decimals = await chain.decimals(coin);
+      amount = toBaseUnits(row.value, decimals);
+      const tokens = await client.tokenBalance(row.token as Hex, from);
+      const owed = amount + (await unminedUnits(this.db, chain.settings.blockchain, from, row.token, row.id));
+      if (tokens < owed) {
+        return this.wait('INSUFFICIENT_TOKEN', `${from === chain.treasury.address ? 'treasury ' : 'wallet '}${from} holds ${fromBaseUnits(tokens, decimals)} ${coin} on ${row.blockchain}; the transfers in flight and this one need ${fromBaseUnits(owed, decimals)}`);
+      }
     }
-    const gasCost = PAYOUT_GAS_LIMIT * fees.maxFeePerGas;
-    if (native < gasCost) {
-      return this.wait('INSUFFICIENT_GAS', `treasury ${from} holds ${formatEther(native)} of ${row.blockchain}'s native coin; this payout may need ${formatEther(gasCost)} for gas`);
+    const gasCost = gas * fees.maxFeePerGas;
+    const needed = gasCost + (native ? amount : 0n);
+    if (balance < needed) {
+      if (from !== chain.treasury.address) return this.fundGas(gasCost, balance);
+      return this.wait('INSUFFICIENT_GAS', `treasury ${from} holds ${formatEther(balance)} of ${row.blockchain}'s native coin; this transfer may need ${formatEther(needed)}`);
     }
     const now = new Date();
     const signed = await this.db.transaction(async (tx) => {
       const locked = await lockTransferAt(tx, row.id, row.version);
       if (locked?.status !== 'QUEUED') throw new Superseded();
       const nonce = await allocateNonce(tx, chain.settings.blockchain, from, pending, now);
-      const s = await client.signTokenTransfer({ privateKey: chain.treasury.signingKey(), token: row.token as Hex, to: row.toAddress as Hex, amount, nonce, gas: PAYOUT_GAS_LIMIT, ...fees });
+      const common = { privateKey: this.signingKey(), to: row.toAddress as Hex, nonce, gas, ...fees };
+      const s = native ? await client.signNativeTransfer({ ...common, value: amount }) : await client.signTokenTransfer({ ...common, token: row.token as Hex, amount });
       return updateTransferAt(
         tx,
         row.id,
@@ -136,7 +160,7 @@ class Check {
           status: 'SIGNED',
           nonce,
           amount: amount.toString(),
-          gas: PAYOUT_GAS_LIMIT.toString(),
+          gas: gas.toString(),
           maxFeePerGas: fees.maxFeePerGas.toString(),
           maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
           raw: s.raw,
@@ -153,9 +177,32 @@ class Check {
     });
     if (!signed) throw new Superseded();
     this.row = signed;
-    this.deps.logger.info(this.log({ to: row.toAddress, amount: row.value, coin }), 'payout signed and recorded; sending');
+    this.deps.logger.info(this.log({ kind: row.kind, to: row.toAddress, amount: native ? amount.toString() : row.value, asset: row.asset }), 'chain transfer signed and recorded; sending');
     crashPoint(this.deps, 'after-record');
     await this.send();
+  }
+
+  /**
+   * A customer wallet short of gas for its own transfer: the treasury sends it enough for GAS_FUNDING_MULTIPLE such
+   * transfers at today's fee (a GAS transfer of this transaction, queued once), and this one waits for it. Gas is the
+   * service's cost: it never comes out of the customer's stablecoin.
+   */
+  private async fundGas(gasCost: bigint, balance: bigint): Promise<void> {
+    const { row, chain } = this;
+    const existing = await transferOf(this.db, 'GAS', row.transactionId);
+    if (existing?.status === 'CONFIRMED') {
+      return this.wait('INSUFFICIENT_GAS', `${row.fromAddress} was funded with gas for this transfer and is short again (${formatEther(balance)} of ${formatEther(gasCost)}): fees rose; a person must fund it`);
+    }
+    if (!existing) {
+      const value = gasCost * GAS_FUNDING_MULTIPLE - balance;
+      await queueChainTransfer(
+        this.db,
+        { partnerId: row.partnerId, customerId: row.customerId, blockchain: chain.settings.blockchain, kind: 'GAS', transactionId: row.transactionId, asset: NATIVE_ASSET, token: '', fromAddress: chain.treasury.address, toAddress: row.fromAddress, value: '0', amount: value.toString() },
+        new Date(),
+      );
+      this.deps.logger.info(this.log({ wei: value.toString() }), 'customer wallet short of gas: funded from the treasury first');
+    }
+    await this.wait('AWAITING_GAS', `waiting for the treasury's gas transfer to ${row.fromAddress}`);
   }
 
   /** Sends the raw in force (again: the node takes a raw it already has as a success). */
@@ -226,7 +273,7 @@ class Check {
       await this.write({ ...this.retired(), lastError: `transfer ${this.row.hash} reverted in block ${receipt.blockNumber}` });
       return;
     }
-    const done = await confirmPayout(this.db, this.deps, this.row, this.row.hash!);
+    const done = await confirmTransfer(this.db, this.deps, this.row, this.row.hash!);
     if (!done) throw new Superseded();
     this.row = done;
     this.deps.logger.info(this.log({ block: receipt.blockNumber.toString(), confirmations: need }), 'payout confirmed; on-ramp SUCCESS');
@@ -249,7 +296,8 @@ class Check {
     const now = new Date();
     const next = await this.db.transaction(async (tx) => {
       if (!(await lockTransferAt(tx, row.id, row.version))) throw new Superseded();
-      const s = await client.signTokenTransfer({ privateKey: chain.treasury.signingKey(), token: row.token as Hex, to: row.toAddress as Hex, amount: BigInt(row.amount!), nonce: row.nonce!, gas: BigInt(row.gas!), ...fees });
+      const common = { privateKey: this.signingKey(), to: row.toAddress as Hex, nonce: row.nonce!, gas: BigInt(row.gas!), ...fees };
+      const s = row.asset === NATIVE_ASSET ? await client.signNativeTransfer({ ...common, value: BigInt(row.amount!) }) : await client.signTokenTransfer({ ...common, token: row.token as Hex, amount: BigInt(row.amount!) });
       return updateTransferAt(
         tx,
         row.id,

@@ -18,7 +18,11 @@ export interface Discrepancy {
   ledger: string;
   /** `balanceOf` on the node. */
   chain: string;
-  /** What may be on the chain and not yet on the ledger: payouts in a block not yet confirmed, deposits not yet confirmed (and, as a range, payouts sent but not yet in a block). */
+  /**
+   * What the chain holds and the ledger does not yet, or no longer: transfers to the wallet in a block but not yet
+   * confirmed and deposits not yet credited (plus), an off-ramp's stablecoin the ledger took and the chain has not yet
+   * moved (plus). A transfer sent but not yet in a block may show either way.
+   */
   inFlight: string;
   /** chain − ledger − in flight (the part no known movement explains). */
   difference: string;
@@ -69,6 +73,25 @@ async function reconcileChain(db: Db, chain: ChainRuntime): Promise<{ checked: n
       }
     }
   }
+  // In flight per wallet and coin: `sure` the chain has beyond the ledger; `maybe` it may have too (sent, not yet in a block).
+  const sure = new Map<string, bigint>(pending);
+  const maybe = new Map<string, bigint>();
+  const add = (m: Map<string, bigint>, key: string, v: bigint) => m.set(key, (m.get(key) ?? 0n) + v);
+  for (const t of books.open) {
+    const token = tokens[t.asset as Stablecoin];
+    if (!token) continue;
+    const units = t.amount !== null ? BigInt(t.amount) : toBaseUnits(t.value, await chain.decimals(t.asset as Stablecoin));
+    const outOf = `${t.fromAddress.toLowerCase()}/${t.asset}`;
+    const into = `${t.toAddress.toLowerCase()}/${t.asset}`;
+    // Into a wallet (payout, refund): the ledger credits it at confirmation. Out of one (off-ramp): the ledger took it at creation.
+    if (t.status === 'INCLUDED') add(sure, into, units);
+    else if (t.status === 'QUEUED') add(sure, outOf, units);
+    else {
+      add(maybe, into, units);
+      add(sure, outOf, units);
+      add(maybe, outOf, -units);
+    }
+  }
   const pairs = books.wallets.flatMap((w) => coins.map(([coin, token]) => ({ ...w, coin, token })));
   const discrepancies: Discrepancy[] = [];
   for (let i = 0; i < pairs.length; i += CONCURRENCY) {
@@ -78,11 +101,12 @@ async function reconcileChain(db: Db, chain: ChainRuntime): Promise<{ checked: n
         const onChain = await chain.client.tokenBalance(p.token, p.address as Address);
         const ledger = books.ledger.get(`${p.customerId}/${p.coin}`) ?? '0';
         const key = `${p.address.toLowerCase()}/${p.coin}`;
-        const sure = (books.included.get(key) ?? 0n) + (pending.get(key) ?? 0n);
-        const maybe = books.unmined.get(key) ?? 0n;
-        const expected = toBaseUnits(ledger, decimals) + sure;
-        // A payout sent but not yet in a block may land between the books' read and balanceOf: either is fine.
-        if (onChain >= expected && onChain <= expected + maybe) return;
+        const inFlight = sure.get(key) ?? 0n;
+        const expected = toBaseUnits(ledger, decimals) + inFlight;
+        // A transfer sent but not yet in a block may land between the books' read and balanceOf: either side is fine.
+        const swing = maybe.get(key) ?? 0n;
+        const [low, high] = swing < 0n ? [expected + swing, expected] : [expected, expected + swing];
+        if (onChain >= low && onChain <= high) return;
         discrepancies.push({
           blockchain,
           address: p.address,
@@ -91,7 +115,7 @@ async function reconcileChain(db: Db, chain: ChainRuntime): Promise<{ checked: n
           coin: p.coin,
           ledger: fromBaseUnits(toBaseUnits(ledger, decimals), decimals),
           chain: fromBaseUnits(onChain, decimals),
-          inFlight: fromBaseUnits(sure, decimals),
+          inFlight: fromBaseUnits(inFlight, decimals),
           difference: (onChain - expected < 0n ? '-' : '') + fromBaseUnits(onChain - expected < 0n ? expected - onChain : onChain - expected, decimals),
         });
       }),

@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors';
 import { nextStatus } from '../../domain/transactions';
 import type { Db } from '../../store/db';
 import { lockTransaction } from '../../store/queries/transactions';
-import { paysOnChain, queuePayout } from '../chain/payouts';
+import { chainLegOf, queueLeg } from '../chain/payouts';
 import type { TxDeps } from './deps';
 import { moveTo, payOnRamp } from './lifecycle';
 
@@ -12,7 +12,8 @@ export async function stepJob(tx: Db, deps: TxDeps, job: { partnerId: string; pa
   const row = await lockTransaction(tx, job.partnerId, String(job.payload.transactionId));
   if (!row || row.status !== job.payload.from) return;
   // On a configured chain the stablecoin leg is a real transfer: queued here, moved on by the chain monitor once confirmed.
-  if (paysOnChain(deps, row)) return queuePayout(tx, deps, row);
+  const leg = await chainLegOf(tx, deps, row);
+  if (leg) return queueLeg(tx, deps, row, leg);
   const to = nextStatus(row.type, row.status);
   if (to) await moveTo(tx, deps, row, to);
 }

@@ -13,6 +13,7 @@ import type { TxDeps } from './deps';
 import { interpartnerCredit, settlementEntries } from './ledger';
 import { presentTransaction } from '../../presenters';
 import { chainReceipt, scheduleStep } from './rails';
+import { assertNoLegInFlight } from '../chain/payouts';
 
 /** The event of a transaction's current status, written in the DB transaction of the change. */
 const eventOf = (row: TransactionRow): NewEvent => ({ partnerId: row.partnerId, customerId: row.customerId, eventType: eventType(row.type, row.status), data: presentTransaction(row) });
@@ -84,6 +85,7 @@ export async function failTransaction(db: Db, deps: TxDeps, partnerId: string, i
       // The fiat is in and the trade ran: an on-ramp this far along is completed, not failed.
       throw new AppError('INVALID_STATE', `An on-ramp can fail while AWAITING_FUNDS or TRANSFERRING_FIAT, not ${row.status}.`);
     }
+    await assertNoLegInFlight(tx, row);
     return moveTo(tx, deps, row, failureStatus(row.type), { error });
   });
 }

@@ -11,7 +11,7 @@ export type ChainTransferSet = Partial<Omit<typeof chainTransfers.$inferInsert, 
 /** Queues a payout (QUEUED, due now); a second call for the same transaction changes nothing. */
 export async function queueChainTransfer(
   tx: Db,
-  t: Pick<ChainTransferRow, 'partnerId' | 'blockchain' | 'kind' | 'transactionId' | 'asset' | 'token' | 'fromAddress' | 'toAddress' | 'value'>,
+  t: Pick<ChainTransferRow, 'partnerId' | 'blockchain' | 'kind' | 'transactionId' | 'asset' | 'token' | 'fromAddress' | 'toAddress' | 'value'> & Partial<Pick<ChainTransferRow, 'customerId' | 'amount'>>,
   now: Date,
 ): Promise<void> {
   await tx

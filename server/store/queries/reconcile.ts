@@ -1,5 +1,5 @@
-// What `ops reconcile` reads from the books for one chain: every customer wallet on it, their ledger balances, and the payouts not yet counted.
-import { and, eq, inArray, like, sql } from 'drizzle-orm';
+// What `ops reconcile` reads from the books for one chain: every customer wallet on it, their ledger balances, and the chain transfers not yet counted.
+import { and, eq, like, ne, sql } from 'drizzle-orm';
 import type { EvmChain } from '../../domain/chain/settings';
 import type { Db } from '../db';
 import { balances, chainTransfers, wallets } from '../schema/index';
@@ -8,9 +8,8 @@ export interface BooksOfChain {
   wallets: { partnerId: string; customerId: string; address: string }[];
   /** `${customerId}/${asset}` → the customer's ledger balance (decimal string). */
   ledger: Map<string, string>;
-  /** Payouts signed and not yet counted, per `${toAddress lower-case}/${asset}`: base units, split by whether a block holds them yet. */
-  included: Map<string, bigint>;
-  unmined: Map<string, bigint>;
+  /** Chain transfers not yet counted (confirmed), of stablecoin. */
+  open: { fromAddress: string; toAddress: string; asset: string; status: string; value: string; amount: string | null }[];
 }
 
 /** The books of `blockchain`, read in one repeatable-read transaction so that they agree with each other. */
@@ -24,18 +23,17 @@ export function booksOf(db: Db, blockchain: EvmChain): Promise<BooksOfChain> {
         .where(and(eq(balances.blockchain, blockchain), like(balances.account, 'customer:%')));
       const ledger = new Map(rows.map((r) => [`${r.account.slice('customer:'.length)}/${r.asset}`, r.balance]));
       const open = await tx
-        .select({ to: chainTransfers.toAddress, asset: chainTransfers.asset, status: chainTransfers.status, units: sql<string | null>`sum(${chainTransfers.amount})::text` })
+        .select({
+          fromAddress: chainTransfers.fromAddress,
+          toAddress: chainTransfers.toAddress,
+          asset: chainTransfers.asset,
+          status: chainTransfers.status,
+          value: sql<string>`${chainTransfers.value}::text`,
+          amount: sql<string | null>`${chainTransfers.amount}::text`,
+        })
         .from(chainTransfers)
-        .where(and(eq(chainTransfers.blockchain, blockchain), inArray(chainTransfers.status, ['SIGNED', 'SENT', 'INCLUDED'])))
-        .groupBy(chainTransfers.toAddress, chainTransfers.asset, chainTransfers.status);
-      const included = new Map<string, bigint>();
-      const unmined = new Map<string, bigint>();
-      for (const r of open) {
-        const into = r.status === 'INCLUDED' ? included : unmined;
-        const key = `${r.to.toLowerCase()}/${r.asset}`;
-        into.set(key, (into.get(key) ?? 0n) + BigInt(r.units ?? '0'));
-      }
-      return { wallets: list, ledger, included, unmined };
+        .where(and(eq(chainTransfers.blockchain, blockchain), ne(chainTransfers.status, 'CONFIRMED'), ne(chainTransfers.kind, 'GAS')));
+      return { wallets: list, ledger, open };
     },
     { isolationLevel: 'repeatable read' },
   );

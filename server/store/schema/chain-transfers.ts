@@ -1,7 +1,7 @@
 // On-chain transfers the service makes (an on-ramp's payout): one row per transfer with its nonce, signed raw and every hash it has had.
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { CHAIN_TRANSFER_STATUSES, type WaitReason } from '../../domain/chain/payout';
+import { CHAIN_TRANSFER_KINDS, CHAIN_TRANSFER_STATUSES, type WaitReason } from '../../domain/chain/payout';
 import { EVM_CHAINS } from '../../domain/chain/settings';
 import { createdAt, id, partnerId, updatedAt } from './columns';
 
@@ -11,9 +11,15 @@ export const chainTransfers = pgTable(
     id: id(),
     partnerId: partnerId(),
     blockchain: text('blockchain', { enum: EVM_CHAINS }).notNull(),
-    /** PAYOUT: treasury → customer wallet, paying an on-ramp. */
-    kind: text('kind', { enum: ['PAYOUT'] }).notNull(),
+    /**
+     * PAYOUT: treasury → customer wallet, paying an on-ramp. OFFRAMP: customer wallet → treasury, an off-ramp's stablecoin.
+     * REFUND: treasury → customer wallet, giving a failed off-ramp's stablecoin back. GAS: treasury → customer wallet, the
+     * native coin the wallet's own transfer needs (the service pays it; the customer's stablecoin never does).
+     */
+    kind: text('kind', { enum: CHAIN_TRANSFER_KINDS }).notNull(),
     transactionId: uuid('transaction_id').notNull(),
+    /** The customer whose wallet sends or receives (its key signs an OFFRAMP). */
+    customerId: uuid('customer_id'),
     asset: text('asset').notNull(),
     token: text('token').notNull(),
     fromAddress: text('from_address').notNull(),

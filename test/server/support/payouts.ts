@@ -1,6 +1,6 @@
 // Helpers of the in-process payout tests: a paid on-ramp run to its payout, the chain monitor run by hand, reads of the result.
 import assert from 'node:assert/strict';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { chainTransfers } from '../../../server/store/schema/index';
 import { type ChainMonitor, chainMonitor } from '../../../server/workers/chain-monitor';
 import { client, type TestServer } from '../harness';
@@ -18,7 +18,9 @@ export function payouts(server: TestServer) {
     await monitor.runDue();
   }
 
-  const transferRow = async (id: string) => (await server.deps.store.db.select().from(chainTransfers).where(eq(chainTransfers.transactionId, id)))[0]!;
+  /** The transaction's payout (an on-ramp) or its transfer into the treasury (an off-ramp); not its GAS or REFUND. */
+  const transferRow = async (id: string) =>
+    (await server.deps.store.db.select().from(chainTransfers).where(and(eq(chainTransfers.transactionId, id), inArray(chainTransfers.kind, ['PAYOUT', 'OFFRAMP']))))[0]!;
   const statusOf = async (id: string) => (await api.get(`/v2/transactions/${id}`)).body.state.status as string;
 
   return {

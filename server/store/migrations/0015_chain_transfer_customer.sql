@@ -1,0 +1,1 @@
+ALTER TABLE "chain_transfers" ADD COLUMN "customer_id" uuid;
