@@ -15,8 +15,8 @@ import { newId } from '../ids';
 import { insertCustomer, listCustomers } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import type { Deps } from './deps';
-import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomerJson } from '../presenters';
-import { jsonAnswer, openApiApp, problems } from './openapi-app';
+import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomer } from '../presenters';
+import { openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
 
@@ -118,9 +118,9 @@ export function customersApp(deps: Deps) {
     .openapi(getCustomerRoute, async (c) => {
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
-      // Serialised by the presenter: reads that share a statement share the text around their own links.
-      const customer = await readCustomerJson(db, deps, c.get('partnerId'), id, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances });
+      // Reads that share a statement share the presented customer; each gets its own link (readCustomer).
+      const customer = await readCustomer(db, deps, c.get('partnerId'), id, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances });
       if (customer === undefined) throw notFound('Customer');
-      return jsonAnswer(c, customer, 200);
+      return c.json(customer, 200);
     });
 }

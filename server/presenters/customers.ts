@@ -36,63 +36,38 @@ interface Extras {
   statusReason?: Verification['statusReason'];
 }
 
-/** A customer read (GET /customers/{id}): the row and everything it shows in one statement; undefined when the partner has no such customer. */
-export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<Customer | undefined> {
-  const found = await getCustomerWithParts(db, partnerId, id, partsOptions(deps, opts));
-  return found && (await presentCustomers(db, deps, [found.row], opts, found.parts))[0]!;
-}
-
 /**
- * A customer read as its JSON answer (`GET /v2/customers/{id}`). Reads that share a statement get one row object from
- * the coalescer, and share one presented and serialised customer too: the text either side of the link, made once per
- * row object, when a second read of it comes. Each read still gets a link of its own, minted for it and spliced in
- * (issue 9: a fresh link on every read).
- * Presenting and `JSON.stringify` were ~10 % of a read's CPU when all clients read one customer (issue 14).
+ * A customer read (`GET /v2/customers/{id}`, the BFF's): the row and everything it shows in one statement; undefined
+ * when the partner has no such customer. Reads that share a statement get one row object from the coalescer, and share
+ * one presented customer too (presenting was ~10 % of a read's CPU when all clients read one customer, issue 14); each
+ * read still gets a copy with a link of its own, minted for it (issue 9: a fresh link on every read).
  */
-export async function readCustomerJson(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<JsonText<Customer> | undefined> {
+export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<Customer | undefined> {
   const found = await getCustomerWithParts(db, partnerId, id, partsOptions(deps, opts));
   if (!found) return undefined;
   // A row object answers reads of one shape only: the coalescer's group names the balances and the limit windows.
-  const shared = serialised.get(found);
-  if (!shared) {
-    // The first read of the row is presented and serialised whole, with its own link, as any read was; the presented
-    // customer is kept for the reads that turn out to share the row (most rows have one read, and no texts are made).
-    const presented = presentCustomers(db, deps, [found.row], opts, found.parts).then((customers) => customers[0]!);
-    serialised.set(found, { presented });
-    return JSON.stringify(await presented);
+  let presented = linkless.get(found);
+  if (!presented) {
+    presented = presentCustomers(db, deps, [found.row], { ...opts, withLink: false }, found.parts).then((customers) => customers[0]!);
+    linkless.set(found, presented);
   }
-  // Once made, the texts themselves are kept, and the later reads of the row take them without waiting on a promise.
-  const around = (shared.around ??= shared.presented.then(aroundLink).then((texts) => (shared.around = texts)));
-  const { head, tail } = 'then' in around ? await around : around;
-  return `${head}${JSON.stringify(verificationLink(deps, found.row))}${tail}`;
+  const customer = await presented;
+  if (opts.withLink === false) return customer;
+  return { ...customer, verification: verificationOf(found.row, verificationLink(deps, found.row), customer.verification.statusReason) };
 }
 
-/** The JSON text of a `T`, as a presenter serialised it (the type says what it holds; the text is a plain string). */
-export type JsonText<T> = string & { readonly jsonOf?: T };
+/** Per row object the store answered, its customer presented without a link (never changed: each read copies it). */
+const linkless = new WeakMap<object, Promise<Customer>>();
 
-/** Per row object the store answered: the presented customer, and the texts around a link. */
-const serialised = new WeakMap<object, { presented: Promise<Customer>; around?: Promise<Around> | Around }>();
-type Around = { head: string; tail: string };
+/** A customer's `verification`: its status, and its link and review's reasons when it has them. */
+const verificationOf = (row: CustomerRow, link: string | undefined, statusReason: Verification['statusReason'] | undefined): Customer['verification'] =>
+  ({ status: row.verificationStatus, level: 'STANDARD', ...(link ? { link } : {}), ...(statusReason ? { statusReason } : {}) }) as Customer['verification'];
 
 /**
- * The customer's JSON as two texts that a link goes between (`head` ends with `"link":`, `tail` follows its value),
- * whatever link the presented customer had. Built from its own keys, in their order, so each answer is the one
- * `JSON.stringify` of the customer with that link gives (no search in the text, which holds the partner's and the
- * customer's own strings).
+ * The JSON text of a `T` (the type says what it holds; the text is a plain string). No presenter makes one any more:
+ * kept only for `jsonAnswer`'s signature (`http/openapi-app.ts`); it goes with `jsonAnswer`.
  */
-function aroundLink(customer: Customer): Around {
-  const before: Record<string, unknown> = {};
-  const after: Record<string, unknown> = {};
-  let seen = false;
-  for (const [key, value] of Object.entries(customer)) {
-    if (key === 'verification') seen = true;
-    else (seen ? after : before)[key] = value;
-  }
-  const { statusReason, link: _, ...verification } = customer.verification;
-  const head = `${JSON.stringify(before).slice(0, -1)},"verification":${JSON.stringify(verification).slice(0, -1)},"link":`;
-  const tail = `${statusReason ? `,"statusReason":${JSON.stringify(statusReason)}` : ''}},${JSON.stringify(after).slice(1)}`;
-  return { head, tail };
-}
+export type JsonText<T> = string & { readonly jsonOf?: T };
 
 /** A fresh verification link: its own expiry and id; never the same twice, never stored. */
 const verificationLink = (deps: PresentDeps, row: CustomerRow): string => `${deps.config.publicUrl}/verify/${deps.tokens.verificationLinkToken(row.partnerId, row.id)}`;
@@ -174,7 +149,7 @@ function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps, withLink: b
           }
         : {}),
     })),
-    verification: { status: row.verificationStatus, level: 'STANDARD', ...(link ? { link } : {}), ...(x.statusReason ? { statusReason: x.statusReason } : {}) } as Customer['verification'],
+    verification: verificationOf(row, link, x.statusReason),
     requirements: deriveRequirements({
       type: row.type,
       verificationStatus: row.verificationStatus,

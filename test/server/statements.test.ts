@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { limitWindows } from '../../server/domain/limits';
 import { newId } from '../../server/ids';
 import { getCustomerWithParts } from '../../server/store/queries/customer-parts';
-import { readCustomer } from '../../server/presenters';
+import { presentCustomer } from '../../server/presenters';
+import { getCustomer } from '../../server/store/queries/customers';
 
 let server: TestServer;
 let customer: Awaited<ReturnType<typeof approvedInNewPartner>>;
@@ -191,8 +192,8 @@ describe('customer reads under load share statements', () => {
   });
 
   test('a read answers the presented customer’s own JSON, key for key, with a link of its own even when reads share a statement', async () => {
-    // The read's text is made once per statement and shared by its reads, around each read's own link: it must be the
-    // text JSON.stringify gives of the presented customer (same keys, order and values), whatever the customer holds.
+    // The reads of one statement share one presented customer, each answering a copy with its own link: the answer must
+    // be the JSON of the customer presented on its own (same keys, order and values), whatever the customer holds.
     const p = await newPartner(server);
     const approved = await approvedIndividual(server, p.api, p.apiKey);
     const rejected = await readyIndividual(server, p.api, p.apiKey, 0);
@@ -209,9 +210,10 @@ describe('customer reads under load share statements', () => {
     for (const id of [approved, rejected, company.body.id as string, person.body.id as string]) {
       for (const opts of shapes) {
         const query = new URLSearchParams(Object.entries(opts).map(([k, v]) => [k, String(v)]));
-        // Eight reads at once: on PostgreSQL they share statements, and so the text around their links.
+        // Eight reads at once: they share statements, and so the presented customer their copies are made from.
         const answers = await Promise.all(Array.from({ length: 8 }, () => p.api.get(`/v2/customers/${id}?${query}`)));
-        const presented = await readCustomer(server.deps.store.db, server.deps, p.partnerId, id, opts);
+        const row = (await getCustomer(server.deps.store.db, p.partnerId, id))!;
+        const presented = await presentCustomer(server.deps.store.db, server.deps, row, opts);
         const expected = JSON.stringify(presented).replace(LINK, '"link":"…"');
         for (const res of answers) {
           assert.equal(res.status, 200, res.text);
