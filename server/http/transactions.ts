@@ -63,7 +63,7 @@ const transfer = createRoute({
   path: '/transactions/transfer',
   tags: ['Transactions'],
   summary: 'Move stablecoin to another customer or an address',
-  description: 'On a chain that settles on-chain a transfer is not available yet: 422 BLOCKCHAIN_UNAVAILABLE naming `blockchain`.',
+  description: 'On a chain that settles on-chain the stablecoin moves from the sender wallet to the destination (another customer wallet, or the address) in one transaction, its gas paid by the service; SUCCESS comes once it is confirmed, with its hash in `state.receipt`.',
   request: { body: { required: true, content: { 'application/json': { schema: TransferRequestSchema } } } },
   responses: created,
 });

@@ -1,5 +1,6 @@
-// Off-ramps on a real node (anvil, automining): the customer's stablecoin moves wallet → treasury, signed with the wallet's
-// own key, its gas funded by the treasury first (never from the stablecoin); a refund moves it back; the books equal the chain.
+// Off-ramps and transfers on a real node (anvil, automining): the customer's stablecoin leaves the wallet signed with the
+// wallet's own key, its gas funded by the treasury first (never from the stablecoin); a refund moves it back; a transfer
+// is one transaction to its destination; the books equal the chain.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -113,5 +114,48 @@ describe('off-ramps on a configured chain', () => {
     assert.equal(fail.status, 409, fail.text);
     await p.until(id, (r) => r.status === 'CONFIRMED', 'it completes', 30_000);
     assert.equal(await p.statusOf(id), 'TRADING');
+  });
+});
+
+describe('transfers on a configured chain', () => {
+  const transfer = async (from: string, to: string, amount: string) => {
+    const res = await p.api.post('/v2/transactions/transfer', { currency: 'USDC', from, to, amount, blockchain: 'BASE' });
+    assert.equal(res.status, 201, res.text);
+    await settle(server, 5); // queues the on-chain leg
+    return res.body.id as string;
+  };
+
+  test('to an outside address: one transaction from the wallet to that address, SUCCESS once confirmed, with its hash', async () => {
+    const c = await fundedCustomer('20');
+    const outside = DEV_ACCOUNTS[3]!.address as Address;
+    const before = await chain.balanceOf(chain.usdc, outside);
+    const id = await transfer(c.customerId, outside, '8');
+    assert.equal(await p.statusOf(id), 'TRANSFERRING_STABLECOIN');
+    await p.until(id, (r) => r.status === 'CONFIRMED', 'the transfer confirms', 30_000);
+    const leg = await transferOf(server.deps.store.db, 'TRANSFER', id);
+    const receipt = await chain.pub.getTransactionReceipt({ hash: leg!.hash as Hex });
+    assert.equal(receipt.from.toLowerCase(), c.wallet.toLowerCase());
+    assert.equal((await chain.balanceOf(chain.usdc, outside)) - before, toBaseUnits('8', 6), 'straight to the address: one transfer, not two');
+    const t = (await p.api.get(`/v2/transactions/${id}`)).body;
+    assert.equal(t.state.status, 'SUCCESS');
+    assert.equal(t.state.receipt.transactionHash, leg!.hash);
+    assert.equal(await p.apiBalance(c.customerId, 'BASE'), '12.000000');
+    assert.equal(fromBaseUnits(await chain.balanceOf(chain.usdc, c.wallet), 6), '12.000000');
+    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
+  });
+
+  test('to another customer: wallet to wallet on the chain, credited once by the transfer, never again as a deposit', async () => {
+    const a = await fundedCustomer('15');
+    const b = await fundedCustomer('1');
+    const id = await transfer(a.customerId, b.customerId, '6');
+    await p.until(id, (r) => r.status === 'CONFIRMED', 'the transfer confirms', 30_000);
+    assert.equal(await p.statusOf(id), 'SUCCESS');
+    await p.monitor.scanDeposits();
+    await chain.mine(2);
+    await p.monitor.scanDeposits();
+    assert.equal(await p.apiBalance(b.customerId, 'BASE'), '7.000000');
+    assert.equal(fromBaseUnits(await chain.balanceOf(chain.usdc, b.wallet), 6), '7.000000');
+    assert.equal(await p.apiBalance(a.customerId, 'BASE'), '9.000000');
+    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
   });
 });

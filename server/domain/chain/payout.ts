@@ -10,7 +10,7 @@ export const CHAIN_TRANSFER_STATUSES = ['QUEUED', 'SIGNED', 'SENT', 'INCLUDED', 
 export type ChainTransferStatus = (typeof CHAIN_TRANSFER_STATUSES)[number];
 
 /** What a chain transfer does (see the `kind` column): who sends, who receives, and what its confirmation moves on. */
-export const CHAIN_TRANSFER_KINDS = ['PAYOUT', 'OFFRAMP', 'REFUND', 'GAS'] as const;
+export const CHAIN_TRANSFER_KINDS = ['PAYOUT', 'OFFRAMP', 'REFUND', 'TRANSFER', 'GAS'] as const;
 export type ChainTransferKind = (typeof CHAIN_TRANSFER_KINDS)[number];
 
 /** The asset of a GAS transfer: the chain's native coin (ETH, POL), in wei. */

@@ -99,21 +99,18 @@ export function checkProductionChains(config: Pick<Config, 'sandbox' | 'chains'>
 
 /**
  * 422 BLOCKCHAIN_UNAVAILABLE, naming `path`, unless `blockchain` can carry `coin` here: a configured chain with that coin's
- * token; an unconfigured one only on the simulated rails (sandbox) or a provider that settles it. `debit`: the customer's
- * stablecoin would leave their wallet: an off-ramp's goes to the treasury on the chain; a transfer's cannot move on a
- * configured chain yet, and is refused rather than settled with a made-up hash.
+ * token; an unconfigured one only on the simulated rails (sandbox) or a provider that settles it.
  */
 export function requireChain(
   deps: { config: Pick<Config, 'sandbox'>; chains: Chains; settlement: SettlementProvider },
   blockchain: Blockchain,
   coin: string | undefined,
-  opts: { path?: string; debit?: 'off-ramp' | 'transfer' } = {},
+  opts: { path?: string } = {},
 ): void {
   const runtime = deps.chains.get(blockchain);
   let problem: string | undefined;
   if (runtime) {
     if (isStablecoin(coin) && !runtime.settings.tokens[coin]) problem = `${coin} is not available on ${blockchain} on this service`;
-    else if (opts.debit === 'transfer') problem = `${blockchain} settles on-chain here, where a transfer is not available yet (on-ramps and off-ramps are)`;
   } else if (!deps.config.sandbox && deps.settlement.chains !== undefined && !deps.settlement.chains.includes(blockchain)) {
     problem = `${blockchain} is not available on this service`;
   }

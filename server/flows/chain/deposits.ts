@@ -7,6 +7,7 @@ import { fromBaseUnits } from '../../domain/chain/amounts';
 import { accounts } from '../../domain/ledger';
 import { Decimal, type Stablecoin } from '../../domain/money';
 import type { Deps } from '../../http/deps';
+import type { Db } from '../../store/db';
 import { presentDeposit } from '../../presenters';
 import { advanceCursor, cursorOf, initCursor, insertDeposit, leadCursor, lockCursorAt, releaseCursor, walletsAt } from '../../store/queries/chain-deposits';
 import { insertEvent } from '../../store/queries/events';
@@ -66,9 +67,10 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
     const decimals = await chain.decimals(coin);
     for (const log of await chain.client.transferLogs(token, from, to)) found.push({ coin, token, decimals, log });
   }
-  // The treasury's own payouts reach customer wallets too: those are on-ramps, credited when they are confirmed.
-  const treasury = chain.treasury.address.toLowerCase();
-  const incoming = found.filter((f) => f.log.from.toLowerCase() !== treasury && f.log.value > 0n);
+  // Transfers the service made itself reach customer wallets too (the treasury's payouts and refunds, transfers between
+  // customers): those are credited by their own transactions when confirmed, never as deposits.
+  const ours = await ourAddresses(db, chain, found.map((f) => f.log.from));
+  const incoming = found.filter((f) => !ours.has(f.log.from.toLowerCase()) && f.log.value > 0n);
   const owners = new Map((await walletsAt(db, blockchain, [...new Set(incoming.map((f) => f.log.to))])).map((w) => [w.address.toLowerCase(), w]));
   const deposits = incoming.flatMap((f) => {
     const wallet = owners.get(f.log.to.toLowerCase());
@@ -124,6 +126,12 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
   if (credited === undefined) return { led: false, credited: 0 };
   if (credited > 0) deps.logger.info({ blockchain, from: from.toString(), to: to.toString(), credited }, 'deposits credited');
   return { led: true, credited, scannedTo: to };
+}
+
+/** Which of `senders` (lower-cased) are the service's own: the chain's treasury, or a wallet it issued. */
+export async function ourAddresses(db: Db, chain: ChainRuntime, senders: string[]): Promise<Set<string>> {
+  const wallets = await walletsAt(db, chain.settings.blockchain, [...new Set(senders)]);
+  return new Set([chain.treasury.address, ...wallets.map((w) => w.address)].map((a) => a.toLowerCase()));
 }
 
 /** Lets the chain's lease go when this process stops, so another need not wait for it to run out. */

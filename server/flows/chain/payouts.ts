@@ -1,5 +1,5 @@
 // The on-chain legs of transactions on a configured chain: an on-ramp's payout, an off-ramp's stablecoin into the treasury
-// and its refund, each queued in the DB transaction of the step that reached it and moved on once confirmed.
+// and its refund, a transfer's move, each queued in the DB transaction of the step that reached it and moved on once confirmed.
 import { AppError } from '../../domain/errors';
 import type { ChainTransferKind } from '../../domain/chain/payout';
 import type { Stablecoin } from '../../domain/money';
@@ -23,6 +23,7 @@ export async function chainLegOf(tx: Db, deps: Pick<TxDeps, 'chains'>, row: Pick
   if (!deps.chains.get(row.blockchain)) return undefined;
   if (row.type === 'ON_RAMP' && row.status === 'TRANSFERRING_STABLECOIN') return 'PAYOUT';
   if (row.type === 'OFF_RAMP' && row.status === 'TRANSFERRING_STABLECOIN') return 'OFFRAMP';
+  if (row.type === 'TRANSFER' && row.status === 'TRANSFERRING_STABLECOIN') return 'TRANSFER';
   // Refunded on the chain only when the stablecoin left the wallet; one that never left is the ledger's to give back.
   if (row.type === 'OFF_RAMP' && row.status === 'REFUNDING') return (await transferOf(tx, 'OFFRAMP', row.id))?.status === 'CONFIRMED' ? 'REFUND' : undefined;
   return undefined;
@@ -36,15 +37,21 @@ export async function chainLegOf(tx: Db, deps: Pick<TxDeps, 'chains'>, row: Pick
 export async function queueLeg(tx: Db, deps: TxDeps, row: TransactionRow, kind: Leg): Promise<void> {
   const chain = deps.chains.get(row.blockchain)!;
   const q = row.quote as Record<string, string>;
-  const coin = (kind === 'PAYOUT' ? q.targetCurrency : q.sourceCurrency) as Stablecoin;
+  const coin = (kind === 'PAYOUT' ? q.targetCurrency : kind === 'TRANSFER' ? q.currency : q.sourceCurrency) as Stablecoin;
   const token = chain.settings.tokens[coin];
   // The chain's tokens changed since the transaction was made: parked (an AppError), for a person to configure it.
   if (!token) throw new AppError('BLOCKCHAIN_UNAVAILABLE', `${coin} is not configured on ${row.blockchain}: the ${kind.toLowerCase()} of ${row.id} waits`);
   const wallet = (await walletsOf(tx, row.partnerId, [row.customerId])).find((w) => w.blockchain === row.blockchain);
   if (!wallet) throw new AppError('INVALID_STATE', `the customer of ${row.id} has no ${row.blockchain} wallet`);
   const treasury = chain.treasury.address;
-  const [fromAddress, toAddress] = kind === 'OFFRAMP' ? [wallet.address, treasury] : [treasury, wallet.address];
-  const value = kind === 'PAYOUT' ? q.finalTargetAmount! : q.sourceAmount!;
+  let [fromAddress, toAddress] = kind === 'OFFRAMP' ? [wallet.address, treasury] : [treasury, wallet.address];
+  let value = kind === 'PAYOUT' ? q.finalTargetAmount! : q.sourceAmount!;
+  if (kind === 'TRANSFER') {
+    // To an outside address or another partner's customer: the address given. To one of this partner's customers: their wallet.
+    const to = q.address ?? (await walletsOf(tx, row.partnerId, [q.customerId!])).find((w) => w.blockchain === row.blockchain)?.address;
+    if (!to) throw new AppError('INVALID_STATE', `the destination of ${row.id} has no ${row.blockchain} wallet`);
+    [fromAddress, toAddress, value] = [wallet.address, to, q.amount!];
+  }
   await queueChainTransfer(
     tx,
     { partnerId: row.partnerId, customerId: row.customerId, blockchain: chain.settings.blockchain, kind, transactionId: row.id, asset: coin, token, fromAddress, toAddress, value },
@@ -57,6 +64,7 @@ const NEXT: Record<Leg, { type: TransactionRow['type']; from: TransactionRow['st
   PAYOUT: { type: 'ON_RAMP', from: 'TRANSFERRING_STABLECOIN', to: 'SUCCESS' },
   OFFRAMP: { type: 'OFF_RAMP', from: 'TRANSFERRING_STABLECOIN', to: 'TRADING' },
   REFUND: { type: 'OFF_RAMP', from: 'REFUNDING', to: 'REFUNDED' },
+  TRANSFER: { type: 'TRANSFER', from: 'TRANSFERRING_STABLECOIN', to: 'SUCCESS' },
 };
 
 /**
@@ -84,7 +92,7 @@ export async function confirmTransfer(db: Db, deps: TxDeps, t: ChainTransferRow,
 
 /** Refuses to fail a transaction whose stablecoin is moving on a chain right now (it may land): it completes first. */
 export async function assertNoLegInFlight(tx: Db, row: Pick<TransactionRow, 'id' | 'type'>): Promise<void> {
-  if (row.type !== 'OFF_RAMP') return;
-  const leg = await transferOf(tx, 'OFFRAMP', row.id);
-  if (leg && leg.status !== 'CONFIRMED') throw new AppError('INVALID_STATE', 'The stablecoin of this off-ramp is moving on the chain; it can fail once it has arrived.');
+  if (row.type === 'ON_RAMP') return;
+  const leg = await transferOf(tx, row.type === 'OFF_RAMP' ? 'OFFRAMP' : 'TRANSFER', row.id);
+  if (leg && leg.status !== 'CONFIRMED') throw new AppError('INVALID_STATE', 'The stablecoin of this transaction is moving on the chain; it can fail once it has arrived.');
 }

@@ -6,6 +6,7 @@ import type { Stablecoin } from '../../domain/money';
 import type { Db } from '../../store/db';
 import { cursorOf } from '../../store/queries/chain-deposits';
 import { booksOf } from '../../store/queries/reconcile';
+import { ourAddresses } from './deposits';
 import type { ChainRuntime, Chains } from './chains';
 
 export interface Discrepancy {
@@ -61,13 +62,14 @@ async function reconcileChain(db: Db, chain: ChainRuntime): Promise<{ checked: n
   const head = await chain.client.blockNumber();
   const cursor = await cursorOf(db, blockchain);
   const coins = Object.entries(tokens) as [Stablecoin, Address][];
-  const treasury = chain.treasury.address.toLowerCase();
   // Deposits the watcher has not credited yet (past its cursor, up to the head): on the chain, not yet on the ledger.
   const pending = new Map<string, bigint>();
   if (cursor && cursor.scannedBlock < head) {
     for (const [coin, token] of coins) {
-      for (const log of await chain.client.transferLogs(token, cursor.scannedBlock + 1n, head)) {
-        if (log.from.toLowerCase() === treasury) continue;
+      const logs = await chain.client.transferLogs(token, cursor.scannedBlock + 1n, head);
+      const ours = await ourAddresses(db, chain, logs.map((l) => l.from));
+      for (const log of logs) {
+        if (ours.has(log.from.toLowerCase())) continue;
         const key = `${log.to.toLowerCase()}/${coin}`;
         pending.set(key, (pending.get(key) ?? 0n) + log.value);
       }

@@ -154,7 +154,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
       throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
     }
     const blockchain = body.blockchain ?? quote.blockchain;
-    requireChain(deps, blockchain, quote.sourceCurrency, { debit: 'off-ramp' });
+    requireChain(deps, blockchain, quote.sourceCurrency);
     const now = deps.clock.now();
     const amountUsd = toUsd(market.usd, quote.sourceCurrency, quote.sourceAmount);
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
@@ -197,7 +197,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const amount = parseAmount(body.amount, body.currency);
   if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
   const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
-  requireChain(deps, blockchain, body.currency, { debit: 'transfer' });
+  requireChain(deps, blockchain, body.currency);
   const market = await readMarket(deps);
   return db.transaction(async (tx) => {
     const id = newId();

@@ -13,7 +13,8 @@ export const chainTransfers = pgTable(
     blockchain: text('blockchain', { enum: EVM_CHAINS }).notNull(),
     /**
      * PAYOUT: treasury → customer wallet, paying an on-ramp. OFFRAMP: customer wallet → treasury, an off-ramp's stablecoin.
-     * REFUND: treasury → customer wallet, giving a failed off-ramp's stablecoin back. GAS: treasury → customer wallet, the
+     * REFUND: treasury → customer wallet, giving a failed off-ramp's stablecoin back. TRANSFER: customer wallet → the
+     * transfer's destination (another customer's wallet, or an outside address), in one transaction. GAS: treasury → customer wallet, the
      * native coin the wallet's own transfer needs (the service pays it; the customer's stablecoin never does).
      */
     kind: text('kind', { enum: CHAIN_TRANSFER_KINDS }).notNull(),

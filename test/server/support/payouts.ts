@@ -18,9 +18,9 @@ export function payouts(server: TestServer) {
     await monitor.runDue();
   }
 
-  /** The transaction's payout (an on-ramp) or its transfer into the treasury (an off-ramp); not its GAS or REFUND. */
+  /** The transaction's own leg (an on-ramp's payout, an off-ramp's or a transfer's move); not its GAS or REFUND. */
   const transferRow = async (id: string) =>
-    (await server.deps.store.db.select().from(chainTransfers).where(and(eq(chainTransfers.transactionId, id), inArray(chainTransfers.kind, ['PAYOUT', 'OFFRAMP']))))[0]!;
+    (await server.deps.store.db.select().from(chainTransfers).where(and(eq(chainTransfers.transactionId, id), inArray(chainTransfers.kind, ['PAYOUT', 'OFFRAMP', 'TRANSFER']))))[0]!;
   const statusOf = async (id: string) => (await api.get(`/v2/transactions/${id}`)).body.state.status as string;
 
   return {
