@@ -1,6 +1,7 @@
 // Webhook rules without I/O: secrets, signatures (Standard Webhooks and X-Hub-Signature), the retry schedule, and which addresses are public.
 import { createHmac, randomBytes } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
 
 /** A new signing secret: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
@@ -46,23 +47,18 @@ export function retryDelayMs(scheduleS: readonly number[], attempt: number, rand
   return Math.round(base * 1000 * (0.8 + 0.4 * random()));
 }
 
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
-] as const) blocked.addSubnet(net, bits, 'ipv6');
+/** 2000::/3, IANA's global unicast: every IPv6 address outside it (IPv4-compatible ::a.b.c.d, site-local, NAT64…) is not a public host. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-/** True for an address a webhook may go to in production: not private, loopback, link-local, multicast or reserved. */
+/**
+ * True for an address a webhook may go to in production: a global unicast address by its parsed range (ipaddr.js's
+ * table of special ranges: private, loopback, link-local, carrier-grade NAT, multicast, reserved, documentation,
+ * benchmarking…), in any notation Node accepts. IPv6 forms that carry an IPv4 address (mapped, 6to4, Teredo, NAT64,
+ * IPv4-compatible, SIIT) are refused whatever they embed: a public host has a plain address.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]!);
-    return !blocked.check(address, 'ipv6');
-  }
-  return !blocked.check(address, 'ipv4');
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  return parsed.range() === 'unicast' && (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }

@@ -37,6 +37,13 @@ const PRIVATE_URLS = [
   'https://[fc00::1]/hook',
   'https://[::ffff:127.0.0.1]/hook',
   'https://[::ffff:169.254.169.254]/hook',
+  // Issue 32 item 10: forms a blocklist of prefixes missed.
+  'https://[::127.0.0.1]/hook',
+  'https://[::ffff:0:7f00:1]/hook',
+  'https://[2002:7f00:1::]/hook',
+  'https://[fec0::1]/hook',
+  'https://[64:ff9b::a9fe:a9fe]/hook',
+  'https://[2001::1]/hook',
 ];
 
 let server: TestServer;

@@ -211,6 +211,11 @@ describe('signatures', () => {
 describe('address safety (production rules)', () => {
   test('private, loopback and link-local addresses are refused, at creation and at delivery', async () => {
     for (const a of ['127.0.0.1', '10.1.2.3', '192.168.1.1', '172.16.0.1', '169.254.169.254', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '0.0.0.0']) assert.equal(isPublicAddress(a), false, a);
+    // Issue 32 item 10: every form that hides a non-public address, and every non-global range.
+    const hidden = ['::127.0.0.1', '::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::', '2002:a00:1::', '2001::1', '64:ff9b::7f00:1', 'fec0::1', '100::1', '2001:db8::1', '2001:2::1', 'ff02::1', '::', '::ffff:8.8.8.8'];
+    const v4 = ['100.64.0.1', '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.51.100.7', '203.0.113.9', '224.0.0.1', '240.0.0.1', '255.255.255.255', '192.88.99.1'];
+    for (const a of [...hidden, ...v4]) assert.equal(isPublicAddress(a), false, a);
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e']) assert.equal(isPublicAddress(a), true, a);
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) assert.equal(isPublicAddress(a), true, a);
     await assert.rejects(assertPublicUrl('http://8.8.8.8/'), /https/);
     await assert.rejects(assertPublicUrl('https://127.0.0.1/'), /private|loopback/);
