@@ -2,12 +2,15 @@
 // same bytes, measured in the same run and interleaved (bare, app, bare, app). The load generator is autocannon
 // (bench/load.mjs) in this process; the floor (bench/bare.mjs) and the server under test (bench/server.ts, bundled) each
 // run in a child process of their own, and the server's RSS alone is reported. PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. Writes bench/results.json.
-// BENCH_DURATION_MS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP_MS and BENCH_LIST_ROWS tune the run.
+// BENCH_DURATION_MS, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP_MS and BENCH_LIST_ROWS tune the run;
+// BENCH_SERVER_CPUS and BENCH_LOAD_CPUS pin the servers and the load generator apart (bench/pin.mjs).
 import { writeFileSync } from 'node:fs';
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 // @ts-expect-error: plain JavaScript without types
 import { load } from './load.mjs';
+// @ts-expect-error: plain JavaScript without types
+import { loadCpus, pin, pinning, serverCpus } from './pin.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
 import { nodeFlags } from '../scripts/node-flags.mjs';
 
@@ -58,8 +61,10 @@ function hasPgbench(): boolean {
   }
 }
 
+pin(process.pid, loadCpus);
 // The bare floor, in a process of its own, answers whatever bytes the current case's app answer has.
 const bare = fork(new URL('./bare.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+pin(bare.pid, serverCpus);
 const barePort = await new Promise<number>((resolve) => bare.once('message', (m: { port: number }) => resolve(m.port)));
 const setBareBody = (body: Buffer) =>
   new Promise<void>((resolve) => {
@@ -92,6 +97,7 @@ interface BenchServer {
 
 async function startServer(workers: number): Promise<BenchServer> {
   const child: ChildProcess = fork(`${root}dist/bench/server.js`, [], { execArgv: START_FLAGS, env: { ...process.env, BENCH_API_KEY: apiKey, DATABASE_URL: databaseUrl, BENCH_WORKERS: String(workers) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  pin(child.pid, serverCpus);
   const ready = await new Promise<{ port: number; partnerId: string; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; partnerId: string; kind: 'pglite' | 'postgres' }));
     child.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
@@ -285,6 +291,7 @@ if (server.kind === 'postgres' && hasPgbench()) {
   }
 }
 
+console.log(`${pinning()}\n`);
 console.log(`| path | req/s | p99 ms | bare node:http req/s | ratio |`);
 console.log(`|---|---|---|---|---|`);
 for (const r of [...rows, ...(several?.rows ?? [])]) console.log(`| ${r.name}${r.workers > 1 ? `, ${r.workers} processes` : ''} | ${r.rps.toFixed(0)} | ${r.p99.toFixed(1)} | ${r.bareRps.toFixed(0)} | ${r.ratio.toFixed(3)}× |`);

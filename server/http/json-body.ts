@@ -50,8 +50,8 @@ export function jsonOnly(opts: { multipartPaths?: RegExp } = {}): MiddlewareHand
     }
     const bad = controlCharacterIssue(parsed);
     if (bad) throw invalid([bad]);
-    // Parsed once: hono's `c.req.json()` (the routes' validators) would parse the text again on every call.
-    c.req.json = <T>() => Promise.resolve(parsed as T);
+    // The route's validator parses the body again through `c.req.json()` (hono keeps the text read above, not this
+    // value): ~1 µs of a ~150-byte body, under 2 % of a floating quote's server CPU, against replacing hono's method.
     await next();
   };
 }

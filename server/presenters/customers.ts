@@ -63,12 +63,6 @@ const linkless = new WeakMap<object, Promise<Customer>>();
 const verificationOf = (row: CustomerRow, link: string | undefined, statusReason: Verification['statusReason'] | undefined): Customer['verification'] =>
   ({ status: row.verificationStatus, level: 'STANDARD', ...(link ? { link } : {}), ...(statusReason ? { statusReason } : {}) }) as Customer['verification'];
 
-/**
- * The JSON text of a `T` (the type says what it holds; the text is a plain string). No presenter makes one any more:
- * kept only for `jsonAnswer`'s signature (`http/openapi-app.ts`); it goes with `jsonAnswer`.
- */
-export type JsonText<T> = string & { readonly jsonOf?: T };
-
 /** A fresh verification link: its own expiry and id; never the same twice, never stored. */
 const verificationLink = (deps: PresentDeps, row: CustomerRow): string => `${deps.config.publicUrl}/verify/${deps.tokens.verificationLinkToken(row.partnerId, row.id)}`;
 

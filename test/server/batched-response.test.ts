@@ -116,3 +116,95 @@ test('an answer destroyed before its turn ends (a stream failing mid-answer) wri
     server.close();
   }
 });
+
+// Differential: @hono/node-server (the version package.json pins) writes a hono app's answers through BatchedResponse
+// as it writes them through node's own ServerResponse. Each kind of answer it has a path for (a cached body, a body
+// read from the request, HEAD, no body, a stream, one over the socket's buffer, a stream failing before and after its
+// first chunk, a throwing handler, a body the handler never read) must reach the client alike: status, headers but
+// the date, body, or the error the connection ended with; and so must three requests on one keep-alive connection.
+test('through @hono/node-server, every kind of answer reaches the client as with node\'s own ServerResponse', async (t) => {
+  const { serve } = await import('@hono/node-server');
+  const { Hono } = await import('hono');
+  const big = 'x'.repeat(3 * 1024 * 1024);
+  const chunks = (parts: string[], failAt?: number) => {
+    let i = 0;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await new Promise((r) => setTimeout(r, 5));
+        if (i === failAt) return controller.error(new Error('boom'));
+        if (i < parts.length) controller.enqueue(new TextEncoder().encode(parts[i++]!));
+        else controller.close();
+      },
+    });
+  };
+  const app = new Hono()
+    .get('/json', (c) => c.json({ ok: true, n: 1 }))
+    .get('/empty', (c) => c.body(null, 204))
+    .post('/echo', async (c) => c.text(`echo ${await c.req.text()}`, 201))
+    .post('/unread', (c) => c.text('not read'))
+    .get('/stream', (c) => c.body(chunks(['one ', 'two ', 'three']), 200, { 'content-type': 'text/plain' }))
+    .get('/big', (c) => c.text(big))
+    // A stream failing before its first chunk, in a Response whose body was touched (so not @hono/node-server's
+    // cached answer): it answers 500 itself with `end()` and then `destroy()`.
+    .get('/fails-at-once', () => {
+      const res = new Response(new ReadableStream({ start: (controller) => controller.error(new Error('boom')) }));
+      void res.body;
+      return res;
+    })
+    .get('/fails-later', (c) => c.body(chunks(['one ', 'two '], 1)))
+    .get('/throws', () => {
+      throw new Error('handler failed');
+    });
+  // handleResponseError logs the failing stream: not this test's output.
+  t.mock.method(console, 'error', () => undefined);
+  const started = [serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions }), serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })];
+  try {
+    const ports = await Promise.all(started.map((s) => new Promise<number>((resolve) => (s.listening ? resolve((s.address() as AddressInfo).port) : s.once('listening', () => resolve((s.address() as AddressInfo).port))))));
+    type Outcome = { status?: number; headers?: Record<string, unknown>; body?: string; error?: boolean };
+    const ask = (port: number, method: string, path: string, body?: string, agent?: import('node:http').Agent) =>
+      new Promise<Outcome>((resolve) => {
+        const req = request({ host: '127.0.0.1', port, method, path, agent: agent ?? false, headers: body === undefined ? {} : { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          const { date: _date, ...headers } = res.headers;
+          res.on('end', () => resolve({ status: res.statusCode, headers, body: text }));
+          res.on('error', () => resolve({ status: res.statusCode, headers, body: text, error: true }));
+          res.on('aborted', () => resolve({ status: res.statusCode, headers, body: text, error: true }));
+        });
+        req.on('error', () => resolve({ error: true }));
+        req.end(body);
+      });
+    const cases: [string, string, string?][] = [
+      ['GET', '/json'],
+      ['HEAD', '/json'],
+      ['GET', '/empty'],
+      ['POST', '/echo', 'hello'],
+      ['POST', '/unread', 'y'.repeat(256 * 1024)],
+      ['GET', '/stream'],
+      ['GET', '/big'],
+      ['GET', '/fails-at-once'],
+      ['GET', '/fails-later'],
+      ['GET', '/throws'],
+      ['GET', '/missing'],
+    ];
+    for (const [method, path, body] of cases) {
+      const [batched, plain] = await Promise.all(ports.map((port) => ask(port, method, path, body)));
+      assert.deepEqual({ path, method, ...batched }, { path, method, ...plain });
+    }
+    // Three requests in turn on one keep-alive connection each.
+    const { Agent } = await import('node:http');
+    const sequences = await Promise.all(
+      ports.map(async (port) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const out = [await ask(port, 'GET', '/json', undefined, agent), await ask(port, 'POST', '/echo', 'again', agent), await ask(port, 'GET', '/stream', undefined, agent)];
+        agent.destroy();
+        return out;
+      }),
+    );
+    assert.deepEqual(sequences[0], sequences[1]);
+    assert.equal(sequences[0]![2]!.body, 'one two three');
+  } finally {
+    await Promise.all(started.map((s) => new Promise((resolve) => (s.close(resolve), (s as import('node:http').Server).closeAllConnections()))));
+  }
+});
