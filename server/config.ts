@@ -8,9 +8,11 @@ import { PRODUCTION_SCHEDULE_S, parseSchedule, SANDBOX_SCHEDULE_S } from './doma
 import type { Address } from './domain/chain/chain-client';
 import { type ChainSettings, DEFAULT_CONFIRMATIONS, EVM_CHAINS } from './domain/chain/settings';
 import { STABLECOINS } from './domain/money';
+import { DEFAULT_LIMIT_CEILINGS } from './domain/limits';
 import { isValidAddress, toChecksumAddress } from './domain/wallets';
 
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+const usdAmount = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a USD amount such as "100000.00"');
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(86_400_000).default(fallback);
 /** A rate limit: `<points>/<seconds>`, e.g. `100/1` (100 requests a second) or `20/60`. */
 const limit = (fallback: string) =>
@@ -83,6 +85,9 @@ const ConfigSchema = z.object({
   RAMP_RATE_LIMIT_DEMO_SESSION: limit('10/60'),
   /** Tax ids already taken that one widget session may meet: more is someone testing ids, not a person onboarding. */
   RAMP_RATE_LIMIT_CONFLICTS: limit('5/900'),
+  /** The highest limit (USD) a partner may give one customer of each type. */
+  RAMP_LIMIT_CEILING_INDIVIDUAL: usdAmount.default(DEFAULT_LIMIT_CEILINGS.INDIVIDUAL),
+  RAMP_LIMIT_CEILING_BUSINESS: usdAmount.default(DEFAULT_LIMIT_CEILINGS.BUSINESS),
   /** How many proxies in front of the service append to X-Forwarded-For (0: use the socket address). */
   RAMP_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   RAMP_ORPHAN_FILE_GRACE_MS: ms(3_600_000),

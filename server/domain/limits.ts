@@ -12,6 +12,20 @@ export const defaultLimits: Record<'INDIVIDUAL' | 'BUSINESS', LimitSet> = {
   BUSINESS: { single: '100000.00', daily: '500000.00', monthly: '1000000.00' },
 };
 
+/**
+ * The highest any limit of a customer of each type may be set to (USD-equivalent), whatever a partner asks: a partner's
+ * mistake (or a compromised key) cannot lift one customer to 10^15. RAMP_LIMIT_CEILING_INDIVIDUAL / _BUSINESS.
+ */
+export const DEFAULT_LIMIT_CEILINGS: Readonly<Record<'INDIVIDUAL' | 'BUSINESS', string>> = { INDIVIDUAL: '100000.00', BUSINESS: '10000000.00' };
+
+/** The limits of an override above the ceiling of the customer's type, each with its message (empty when none is). */
+export function ceilingIssues(override: Partial<Record<LimitName, string | null>>, ceiling: string): { path: LimitName; message: string }[] {
+  return (['single', 'daily', 'monthly'] as const).flatMap((name) => {
+    const v = override[name];
+    return v != null && new Decimal(v).gt(ceiling) ? [{ path: name, message: `must be at most ${new Decimal(ceiling).toFixed(2)}, this service's ceiling for the customer's type` }] : [];
+  });
+}
+
 export interface TransactionLimits {
   single: { max: string };
   daily: { max: string; used: string; remaining: string };

@@ -1,7 +1,8 @@
 // PUT /v2/customers/{id}/transaction-limits: the partner overrides a customer's limits (USD-equivalent); null returns one to the default.
 import { createRoute, z } from '@hono/zod-openapi';
 import { TransactionLimitsSchema } from '../../src/contract/customers';
-import { notFound } from '../domain/errors';
+import { invalid, notFound } from '../domain/errors';
+import { ceilingIssues } from '../domain/limits';
 import { customerLimits } from '../flows/limits';
 import { lockCustomer } from '../store/queries/customers';
 import { putOverride } from '../store/queries/limits';
@@ -17,7 +18,7 @@ const route = createRoute({
   path: '/customers/{id}/transaction-limits',
   tags: ['Customers'],
   summary: "Override a customer's transaction limits",
-  description: 'USD-equivalent. Defaults: individuals 1,000 single / 2,000 daily / 5,000 monthly; businesses 100,000 / 500,000 / 1,000,000. A limit left out or null keeps (or returns to) the default. Days and months are UTC.',
+  description: 'USD-equivalent. Defaults: individuals 1,000 single / 2,000 daily / 5,000 monthly; businesses 100,000 / 500,000 / 1,000,000. A limit left out or null keeps (or returns to) the default. Days and months are UTC. No limit may go above the service ceiling for the customer type (`RAMP_LIMIT_CEILING_INDIVIDUAL`, default 100,000; `RAMP_LIMIT_CEILING_BUSINESS`, default 10,000,000): 400 naming each limit above it.',
   request: {
     params: CustomerIdParam,
     body: { required: true, content: { 'application/json': { schema: z.object({ single: Usd, daily: Usd, monthly: Usd }).strict().openapi('TransactionLimitsOverride') } } },
@@ -34,6 +35,9 @@ export function transactionLimitsApp(deps: Deps) {
     const limits = await db.transaction(async (tx) => {
       const row = await lockCustomer(tx, partnerId, id);
       if (!row) throw notFound('Customer');
+      const ceiling = row.type === 'BUSINESS' ? deps.config.RAMP_LIMIT_CEILING_BUSINESS : deps.config.RAMP_LIMIT_CEILING_INDIVIDUAL;
+      const over = ceilingIssues(body, ceiling);
+      if (over.length) throw invalid(over);
       await putOverride(tx, partnerId, id, { single: body.single ?? null, daily: body.daily ?? null, monthly: body.monthly ?? null }, deps.clock.now());
       return customerLimits(tx, deps, row);
     });

@@ -259,6 +259,19 @@ describe('transaction limits', () => {
     assert.equal((await api.send('PUT', `/v2/customers/${biz.id}/transaction-limits`, { daily: '-5' })).status, 400);
   });
 
+  test('no limit above the service ceiling of the customer type (issue 32 item 11): 400 naming each, nothing changed', async () => {
+    const { api } = await newPartner(server);
+    const { body: person } = await api.post('/v2/customers', individual());
+    const { body: biz } = await api.post('/v2/customers', business());
+    const high = await api.send('PUT', `/v2/customers/${person.id}/transaction-limits`, { single: '100000.01', daily: '999999999999999', monthly: '6000.00' });
+    assert.equal(high.status, 400);
+    assert.deepEqual(high.body.errors.map((e: { path: string }) => e.path), ['single', 'daily']);
+    assert.equal((await api.get(`/v2/customers/${person.id}?includeTransactionLimits=true`)).body.transactionLimits.monthly.max, '5000.00', 'nothing written');
+    assert.equal((await api.send('PUT', `/v2/customers/${person.id}/transaction-limits`, { monthly: '100000.00' })).status, 200, 'the ceiling itself is allowed');
+    assert.equal((await api.send('PUT', `/v2/customers/${biz.id}/transaction-limits`, { monthly: '10000000.00' })).status, 200, 'a business has its own');
+    assert.equal((await api.send('PUT', `/v2/customers/${biz.id}/transaction-limits`, { monthly: '10000000.01' })).status, 400);
+  });
+
   // The concurrent form of this (and every other race) is in races.test.ts, on PostgreSQL.
   test('reservations that each fit alone but not together: the second is refused naming the daily limit', async () => {
     const { api, partnerId } = await newPartner(server);
