@@ -8,6 +8,7 @@ import { HonoRequest } from 'hono/request';
 import type { AppEnv } from '../../server/http/env';
 import { jsonBody, MAX_JSON_BYTES, MAX_JSON_DEPTH } from '../../server/http/json-body';
 import { onError } from '../../server/http/problem';
+import { client, individual, startTestServer } from './harness';
 
 function app() {
   const seen: { ownJson: boolean; sameMethod: boolean; body: unknown }[] = [];
@@ -41,4 +42,29 @@ test('the guard still refuses first: 413, 415, too deep, control characters, mal
     assert.deepEqual([res.status, await code(res)], [400, 'VALIDATION_FAILED'], body.slice(0, 40));
   }
   assert.deepEqual(seen, [], 'a refused body reached the route');
+});
+
+test('bytes that are not UTF-8 are a 400 naming the body, another charset a 415; nothing is stored (issue 32 item 15)', async () => {
+  const server = await startTestServer();
+  try {
+    const api = client(server, server.apiKey);
+    const before = (await api.get('/v2/customers')).body.data.length;
+    const json = Buffer.from(JSON.stringify(individual({ name: 'Jo__o Souza' })));
+    const at = json.indexOf('__');
+    const latin1 = Buffer.concat([json.subarray(0, at), Buffer.from([0xe3]), json.subarray(at + 2)]); // "João" in ISO-8859-1
+    const send = (body: Uint8Array, type: string) =>
+      server.app.request('/v2/customers', { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': type }, body });
+    const bad = await send(latin1, 'application/json');
+    assert.equal(bad.status, 400);
+    const problem = (await bad.json()) as { errors: { path: string; message: string }[] };
+    assert.deepEqual(problem.errors, [{ path: '(body)', message: 'is not valid UTF-8' }]);
+    const other = await send(latin1, 'application/json; charset=ISO-8859-1');
+    assert.equal(other.status, 415);
+    assert.equal((await api.get('/v2/customers')).body.data.length, before, 'nothing stored');
+    // The same name in UTF-8 is fine.
+    const good = await send(Buffer.from(JSON.stringify(individual({ name: 'João Souza' }))), 'application/json; charset=utf-8');
+    assert.equal(good.status, 201, await good.clone().text());
+  } finally {
+    await server.close();
+  }
 });
