@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps) {
   let document: unknown;
   app.get('/openapi.json', (c) => c.json((document ??= decorateDocument(app.getOpenAPI31Document(documentConfig)))));
 
-  app.route('/', healthApp(store, { clock, chains: deps.chains }));
+  app.route('/', healthApp(store, { clock, chains: deps.chains, files: deps.files }));
   app.route('/', docsApp());
   const hosted = hostedVerificationApp(deps, {
     limitLink: (customerId) => limits.consume('link', customerId, 'for this verification link'),

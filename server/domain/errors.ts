@@ -24,6 +24,7 @@ export const errorCodes = [
   'RATE_LIMITED',
   'UPSTREAM_UNAVAILABLE',
   'DATABASE_UNAVAILABLE',
+  'INSUFFICIENT_STORAGE',
   'INTERNAL',
 ] as const;
 

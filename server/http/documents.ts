@@ -24,7 +24,7 @@ const uploadDoc = createRoute({
   request: { params: CustomerIdParam },
   responses: {
     201: { description: 'The document record', content: { 'application/json': { schema: DocumentSchema } } },
-    ...problems(400, 401, 404, 409, 413, 415),
+    ...problems(400, 401, 404, 409, 413, 415, 507),
   },
 });
 

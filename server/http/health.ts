@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { Chains } from '../flows/chain/chains';
 import { chainWaits } from '../store/queries/chain-transfers';
 import type { Store } from '../store/db';
+import type { FileStore } from '../store/file-store';
 import { type JobSummary, troubledJobs } from '../store/queries/jobs';
 
 /** A job due this long without running (or that failed and waits for a retry) is reported as stuck. */
@@ -34,7 +35,7 @@ async function chainReport(store: Store, chains: Chains) {
   );
 }
 
-export function healthApp(store: Store, opts: { clock?: Clock; chains?: Chains } = {}) {
+export function healthApp(store: Store, opts: { clock?: Clock; chains?: Chains; files?: FileStore } = {}) {
   return new Hono()
     .get('/healthz', (c) => c.json({ status: 'ok' }))
     .get('/readyz', async (c) => {
@@ -45,6 +46,9 @@ export function healthApp(store: Store, opts: { clock?: Clock; chains?: Chains }
         () => undefined,
       );
       const chains = opts.chains?.list().length ? await chainReport(store, opts.chains).catch(() => undefined) : undefined;
-      return c.json({ status: 'ready', database: store.kind, ...(jobs ? { jobs } : {}), ...(chains ? { chains } : {}) });
+      // A full disk refuses uploads (507) and nothing else: reported for whoever watches, the instance stays ready.
+      const full = opts.files?.fullSince?.();
+      const files = full ? { files: { status: 'full', since: full.toISOString() } } : {};
+      return c.json({ status: 'ready', database: store.kind, ...(jobs ? { jobs } : {}), ...(chains ? { chains } : {}), ...files });
     });
 }

@@ -32,5 +32,6 @@ const problemDescriptions: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE: body over 1 MB',
   415: 'UNSUPPORTED_MEDIA_TYPE: body is not JSON',
   422: 'A business rule refused the request',
+  507: 'INSUFFICIENT_STORAGE: the service cannot store files right now (its storage is full); wait `Retry-After` seconds',
   429: 'RATE_LIMITED: over the API key\'s request budget (or too many refused keys from this address); wait `Retry-After` seconds',
 };

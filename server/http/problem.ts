@@ -29,6 +29,7 @@ const statusOf: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 502,
   DATABASE_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
   INTERNAL: 500,
 };
 
@@ -41,6 +42,8 @@ const titleOf = (code: ErrorCode): string =>
 
 /** Seconds a client should wait before retrying while the database is away. */
 export const DATABASE_RETRY_AFTER_S = 2;
+/** A full disk frees up when someone acts: the client waits a minute before sending its file again. */
+export const STORAGE_RETRY_AFTER_S = 60;
 
 export const PROBLEM_BASE = 'https://docs.ramp.dev/problems/';
 
@@ -62,6 +65,7 @@ export function problemResponse(c: Context<AppEnv>, err: AppError): Response {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
   if (err.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="ramp"';
   if (err.code === 'DATABASE_UNAVAILABLE') headers['retry-after'] = String(DATABASE_RETRY_AFTER_S);
+  if (err.code === 'INSUFFICIENT_STORAGE') headers['retry-after'] = String(STORAGE_RETRY_AFTER_S);
   if (err.code === 'RATE_LIMITED' && typeof err.extra?.retryAfter === 'number') headers['retry-after'] = String(err.extra.retryAfter);
   // newResponse keeps headers that middleware already set (CORS, request id).
   return c.newResponse(JSON.stringify(body), body.status as 400, headers);

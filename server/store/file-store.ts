@@ -8,6 +8,7 @@ import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError } from '../domain/errors';
 
 export interface StoredFile {
   sha256: string;
@@ -39,7 +40,15 @@ export interface FileStore {
   list(): AsyncIterable<StoreEntry>;
   /** Removes one entry; a missing one is not an error. */
   remove(entry: Pick<StoreEntry, 'kind' | 'key'>): Promise<void>;
+  /** When a write last found the disk full, until a write succeeds again (/readyz reports it); undefined otherwise. */
+  fullSince?(): Date | undefined;
 }
+
+/** ENOSPC (no space left) or EDQUOT (over quota): the store's disk cannot take the file, whatever the request. */
+const isDiskFull = (err: unknown): boolean => ['ENOSPC', 'EDQUOT'].includes((err as { code?: string } | undefined)?.code ?? '');
+
+/** What a request that met a full disk is answered: 507 with Retry-After, the service still serving everything else. */
+const diskFull = () => new AppError('INSUFFICIENT_STORAGE', 'The service cannot store files right now: its storage is full. Try again later.');
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const TEMP_KEY = /^[0-9a-f]{24}$/;
@@ -47,6 +56,24 @@ const TEMP_KEY = /^[0-9a-f]{24}$/;
 /** Files under `dir/<first two hex>/<sha256>`, temporaries under `dir/tmp`; directories 0700 and files 0600 (KYC documents). */
 export class LocalFileStore implements FileStore {
   private ready: Promise<void> | undefined;
+  private full: Date | undefined;
+
+  fullSince(): Date | undefined {
+    return this.full;
+  }
+
+  /** Runs a write: a full disk becomes INSUFFICIENT_STORAGE (and is remembered); a success clears it. */
+  private async writing<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const result = await fn();
+      this.full = undefined;
+      return result;
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+      this.full ??= new Date();
+      throw diskFull();
+    }
+  }
 
   constructor(private readonly dir: string) {}
 
@@ -63,7 +90,11 @@ export class LocalFileStore implements FileStore {
     return this.ready;
   }
 
-  async stage(source: Readable): Promise<StagedFile> {
+  stage(source: Readable): Promise<StagedFile> {
+    return this.writing(() => this.stageNow(source));
+  }
+
+  protected async stageNow(source: Readable): Promise<StagedFile> {
     await this.ensure();
     const tempKey = randomBytes(12).toString('hex');
     const tmp = join(this.dir, 'tmp', tempKey);
@@ -90,9 +121,11 @@ export class LocalFileStore implements FileStore {
 
   async publish(file: StagedFile): Promise<void> {
     if (!SHA256.test(file.sha256) || !TEMP_KEY.test(file.tempKey)) throw new Error('not a staged file of this store');
-    await this.ensure();
-    await mkdir(join(this.dir, file.sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
-    await rename(join(this.dir, 'tmp', file.tempKey), this.path(file.sha256));
+    await this.writing(async () => {
+      await this.ensure();
+      await mkdir(join(this.dir, file.sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
+      await rename(join(this.dir, 'tmp', file.tempKey), this.path(file.sha256));
+    });
   }
 
   async discard(file: StagedFile): Promise<void> {

@@ -13,7 +13,7 @@ import { generateApiKey } from '../../server/domain/api-keys';
 import type { SettlementProvider } from '../../server/domain/settlement/settlement-provider';
 import { createLogger } from '../../server/logger';
 import { openStore, type Store, type StoreOptions } from '../../server/store/db';
-import { LocalFileStore } from '../../server/store/file-store';
+import { type FileStore, LocalFileStore } from '../../server/store/file-store';
 import { advanceAllPartnerClocks, partnerClockOffset } from '../../server/store/queries/partner-clocks';
 import type { JobRunner } from '../../server/workers/runner';
 import { createWorkers } from '../../server/workers/index';
@@ -56,7 +56,7 @@ export async function openTestStore(pgOptions: Pick<StoreOptions, 'poolSize' | '
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { store?: Store; settlement?: SettlementProvider } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { store?: Store; settlement?: SettlementProvider; files?: (dir: string) => FileStore } = {}): Promise<TestServer> {
   const opened = opts.store ? { store: opts.store, drop: async () => {} } : await openTestStore();
   const { store, drop } = opened;
   const filesDir = mkdtempSync(join(tmpdir(), 'ramp-files-'));
@@ -77,7 +77,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       cb();
     },
   });
-  const deps = await bootstrap(config, createLogger('info', sink), { store, files: new LocalFileStore(filesDir), settlement: opts.settlement });
+  const deps = await bootstrap(config, createLogger('info', sink), { store, files: opts.files ? opts.files(filesDir) : new LocalFileStore(filesDir), settlement: opts.settlement });
   const app = createApp(deps);
   const workers = createWorkers(deps);
   return {

@@ -53,7 +53,7 @@ test('bytes that are not UTF-8 are a 400 naming the body, another charset a 415;
     const at = json.indexOf('__');
     const latin1 = Buffer.concat([json.subarray(0, at), Buffer.from([0xe3]), json.subarray(at + 2)]); // "João" in ISO-8859-1
     const send = (body: Uint8Array, type: string) =>
-      server.app.request('/v2/customers', { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': type }, body });
+      server.app.request('/v2/customers', { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': type }, body: new Uint8Array(body) });
     const bad = await send(latin1, 'application/json');
     assert.equal(bad.status, 400);
     const problem = (await bad.json()) as { errors: { path: string; message: string }[] };
