@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import { DrizzleQueryError, sql } from 'drizzle-orm';
 import type { PgDatabase, PgTransactionConfig } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -88,18 +88,51 @@ export function baseOutsideTransaction(db: Db): Db | undefined {
   return scope?.base === base && scope.tx ? undefined : base;
 }
 
+/** A PostgreSQL transaction → the drizzle database of the one pooled connection it runs on (see retryingTransaction). */
+const connectionOf = new WeakMap<object, Db>();
+
+/**
+ * Where a statement can be prepared once and kept (`.prepare(name)`, which binds it to that database's session): the
+ * database itself behind a store's `db` outside transactions; in a PostgreSQL transaction (explicit, or the ambient one
+ * behind a store's `db`) the database of the connection it runs on, whose statements run on that connection in order,
+ * inside the transaction. Undefined when there is none (a savepoint; any PGlite transaction, which has a session of
+ * its own).
+ */
+export function preparedHome(db: Db): Db | undefined {
+  const base = baseOf.get(db);
+  if (!base) return connectionOf.get(db);
+  const scope = ambient.getStore();
+  const tx = scope?.base === base ? scope.tx : undefined;
+  return tx ? connectionOf.get(tx) : base;
+}
+
 /** A `Db` that is the ambient transaction while there is one, else the database itself. */
 function ambientDb(base: Db): Db {
   const proxy = new Proxy(base, {
     get(target, prop) {
       const scope = ambient.getStore();
-      const current = (scope?.base === target && scope.tx ? scope.tx : target) as unknown as Record<PropertyKey, unknown>;
+      const tx = scope?.base === target ? scope.tx : undefined;
+      const current = (tx ?? target) as unknown as Record<PropertyKey, unknown>;
+      // A flow's own transaction inside the ambient one is a savepoint on the same connection: statements prepared
+      // for that connection serve it too.
+      if (prop === 'transaction' && tx) return savepointOn(tx);
       const v = current[prop];
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
     },
   });
   baseOf.set(proxy, base);
   return proxy;
+}
+
+/** `tx.transaction` (a savepoint), whose transaction runs on the connection `tx` runs on. */
+function savepointOn(tx: Db): Db['transaction'] {
+  return (fn, config) => {
+    const home = connectionOf.get(tx);
+    return tx.transaction((inner) => {
+      if (home) connectionOf.set(inner, home);
+      return fn(inner);
+    }, config);
+  };
 }
 
 /** True for errors that mean "the database is not reachable right now" rather than "this query is wrong". */
@@ -167,7 +200,10 @@ async function openPglite(dataDir: string): Promise<Store> {
   await migratePglite(base as never, { migrationsFolder });
   const counter = { n: 0 };
   countPgliteStatements(client, counter);
-  preparedInSession((base as unknown as { session: PgliteSessionLike }).session, client);
+  // PGlite's parameterised query parses and plans every statement (its protocol path uses the unnamed statement, and an
+  // SQL-level EXECUTE takes no bound parameters): named statements are plain queries here. The customer read's six
+  // json_agg subqueries cost about twice what they did as PREPARE/EXECUTE with spliced-in literals (bench/http.ts A/B,
+  // 2026-11-29: 0.010× against 0.024× of the floor); PGlite is the demo's store, not production's.
   const db = ambientDb(base);
   return {
     db,
@@ -196,6 +232,8 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
   } finally {
     await admin.end();
   }
+  const counter = { n: 0, retries: 0 };
+  const names = new StatementNames(opts.preparedStatements === false ? 0 : undefined);
   const pool = new pg.Pool({
     connectionString: url,
     options,
@@ -204,34 +242,16 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
     statement_timeout: opts.statementTimeoutMs || undefined,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    Client: countingClient(counter, names),
   });
-  // Without these a backend terminated under an idle or checked-out client is an unhandled 'error' event: the process dies.
-  // One lost connection usually means all of them (a restart, a network cut): idle ones that have not noticed
-  // yet are dropped too, so that the first requests after the database returns do not meet dead sockets.
-  const evictIdle = () => {
-    const internal = pool as unknown as { _idle?: { client: unknown }[]; _remove?: (client: unknown) => void };
-    if (!Array.isArray(internal._idle) || typeof internal._remove !== 'function') return;
-    for (const item of internal._idle.slice()) internal._remove.call(pool, item.client);
-  };
-  const report = (err: Error) => {
-    evictIdle();
-    opts.onConnectionError?.(err);
-  };
-  const counter = { n: 0, retries: 0 };
+  // Without these a backend terminated under an idle or checked-out client is an unhandled 'error' event: the process
+  // dies. An idle client that hears of its end is removed by the pool itself (pg-pool's idle listener, which then emits
+  // the pool's 'error'), so the first requests after the database returns do not meet dead sockets.
+  const report = (err: Error) => opts.onConnectionError?.(err);
   pool.on('error', report);
-  pool.on('connect', (client) => {
-    client.on('error', report);
-    // Every statement of this pool goes through a client's query (pool.query too): counted once here.
-    const query = client.query;
-    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
-      counter.n++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof client.query;
-  });
+  pool.on('connect', (client) => client.on('error', report));
   const drizzled = drizzlePg(pool, { schema });
-  const names = new StatementNames(opts.preparedStatements === false ? 0 : undefined);
-  namedStatements((drizzled as unknown as { session: NodePgSession<any, any> }).session, names);
-  releaseClientWhenBeginFails(drizzled, pool, names, counter);
+  drizzled.transaction = retryingTransaction(pool, counter) as typeof drizzled.transaction;
   const db = ambientDb(drizzled as unknown as Db);
   let closed: Promise<void> | undefined;
   return {
@@ -245,44 +265,56 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
 }
 
 /**
- * drizzle's node-postgres transaction sends BEGIN before its try block: when BEGIN fails (a connection dropped while
- * idle in the pool, a statement timeout) the checked-out client is never released, and after `poolSize` such failures
- * every request waits for a connection forever. The same transaction, with the client released (and, when the
- * connection is broken, destroyed) on every path.
+ * The pool's client class (pg-pool's `Client` option): it counts every statement of the pool (pool.query's too, which
+ * run through a client's query) and gives each statement text a name (StatementNames), so that node-postgres prepares it
+ * once per connection and PostgreSQL parses and plans it once.
  */
-function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeof schema>>, pool: pg.Pool, names: StatementNames, counter: { retries: number }): void {
-  // biome-ignore lint: drizzle keeps its session, dialect and options as plain fields.
-  const session = (drizzled as any).session as { dialect: any; schema: any; options: any; transaction: unknown };
-  const once = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
-    const client = await pool.connect();
-    const txSession = new NodePgSession(client, session.dialect, session.schema, session.options);
-    namedStatements(txSession, names);
-    const tx = new NodePgTransaction(session.dialect, txSession, session.schema);
-    try {
-      await tx.execute(sql`begin${config ? sql` ${(tx as unknown as { getTransactionConfigSQL(c: PgTransactionConfig): SQL }).getTransactionConfigSQL(config)}` : undefined}`);
-    } catch (err) {
-      client.release(err as Error);
-      throw err;
-    }
-    let result: unknown;
-    try {
-      result = await fn(tx);
-      await tx.execute(sql`commit`);
-    } catch (err) {
-      try {
-        await tx.execute(sql`rollback`);
-        client.release();
-      } catch (rollbackFailed) {
-        client.release(rollbackFailed as Error);
+function countingClient(counter: { n: number }, names: StatementNames): typeof pg.Client {
+  // Not named …Pool…: drizzle's transaction takes a client whose class name says Pool for a pool.
+  return class RampClient extends pg.Client {
+    // biome-ignore lint: pg's query has a dozen overloads; this passes every one through unchanged but the name.
+    override query(...args: any[]): any {
+      counter.n++;
+      const config = args[0] as { text?: unknown; name?: string; submit?: unknown } | undefined;
+      if (config && typeof config === 'object' && typeof config.text === 'string' && typeof config.submit !== 'function') {
+        const name = names.nameOf(config.text, config.name);
+        if (name !== config.name) args[0] = { ...config, name };
       }
-      throw err;
+      return (super.query as (...a: unknown[]) => unknown)(...args);
     }
-    client.release();
-    return result;
   };
-  // A transaction PostgreSQL ended as a deadlock victim or a serialization failure did nothing: it runs again, a few
-  // times, after a short random pause, so that a client never sees a 500 for two requests that met.
-  session.transaction = async (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => {
+}
+
+/**
+ * drizzle's node-postgres transaction on a pool (0.45.4) sends BEGIN before its try block: when BEGIN fails (a
+ * connection dropped while idle in the pool, a statement timeout) the client it checked out is never released, and
+ * after `poolSize` such failures every request waits for a connection forever. So the client is checked out here and
+ * drizzle's own transaction runs on it (a drizzle database of that one client, made once per client); the client goes
+ * back on every path, and is destroyed when BEGIN, COMMIT or ROLLBACK failed or the connection broke (its session's
+ * state is then unknown). A transaction PostgreSQL ended as a deadlock victim or a serialization failure did nothing:
+ * it runs again, a few times, after a short random pause, so that a client never sees a 500 for two requests that met.
+ */
+function retryingTransaction(pool: pg.Pool, counter: { retries: number }) {
+  const onClient = new WeakMap<pg.PoolClient, NodePgDatabase<typeof schema>>();
+  const once = async <T>(fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> => {
+    const client = await pool.connect();
+    let db = onClient.get(client);
+    if (!db) onClient.set(client, (db = drizzlePg(client, { schema })));
+    let broken: Error | undefined;
+    try {
+      const home = db as unknown as Db;
+      return await db.transaction(((tx: Tx) => {
+        connectionOf.set(tx, home);
+        return fn(tx);
+      }) as never, config);
+    } catch (err) {
+      if (sessionStateUnknown(err)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return async <T>(fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await once(fn, config);
@@ -293,6 +325,11 @@ function releaseClientWhenBeginFails(drizzled: ReturnType<typeof drizzlePg<typeo
       }
     }
   };
+}
+
+/** The transaction's own statements failed (BEGIN, COMMIT, ROLLBACK), or the connection did: nobody knows what the session is in. */
+function sessionStateUnknown(err: unknown): boolean {
+  return (err instanceof DrizzleQueryError && /^\s*(begin|commit|rollback)\b/i.test(err.query)) || isConnectionError(err);
 }
 
 const TRANSACTION_ATTEMPTS = 4;
@@ -327,56 +364,6 @@ class StatementNames {
     if (this.names.size < this.max * 4) this.names.set(text, name);
     return name;
   }
-}
-
-// biome-ignore lint: any session of this pool, whatever its schema typing.
-function namedStatements(session: NodePgSession<any, any>, names: StatementNames): void {
-  const prepareQuery = session.prepareQuery.bind(session);
-  session.prepareQuery = ((query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) =>
-    (prepareQuery as (...a: unknown[]) => never)(query, fields, names.nameOf(query.sql, name), ...rest)) as typeof session.prepareQuery;
-}
-
-type PgliteSessionLike = { prepareQuery: (query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) => { client: unknown } };
-type PgliteQuery = (text: string, params?: unknown[], options?: unknown) => Promise<unknown>;
-
-/**
- * A named drizzle statement (`.prepare(name)`) on PGlite, PREPAREd once in PGlite's one session and run with EXECUTE:
- * PGlite's own protocol path parses and plans every statement it is sent, which for the customer read's six json_agg
- * subqueries cost more than running them (1.2–2 ms against 0.4–0.5 ms a read). EXECUTE takes no bound parameters, so
- * the values go in as quoted literals ('' doubled; PostgreSQL's standard_conforming_strings leaves backslashes alone),
- * each coerced to the type PREPARE inferred for its place, as a bound parameter would be. A value that has no such
- * text form (bytes) runs the statement unnamed instead. Outside transactions only: a PREPARE is the session's.
- */
-function preparedInSession(session: PgliteSessionLike, client: PGlite): void {
-  const query: PgliteQuery = (...a) => (client.query as PgliteQuery)(...a);
-  /** Statement text → its PREPARE (resolving to the statement's name), once: concurrent first uses wait for the same one. */
-  const prepared = new Map<string, Promise<string>>();
-  const literal = (v: unknown): string | undefined => {
-    if (v === null || v === undefined) return 'NULL';
-    if (v instanceof Uint8Array) return undefined;
-    const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return `'${text.replaceAll("'", "''")}'`;
-  };
-  const prepareQuery = session.prepareQuery.bind(session);
-  session.prepareQuery = (q, fields, name, ...rest) => {
-    const made = prepareQuery(q, fields, name, ...rest);
-    if (!name || made.client !== client) return made;
-    made.client = {
-      query: async (text: string, params: unknown[] = [], options?: unknown) => {
-        const values = params.map(literal);
-        if (values.some((v) => v === undefined)) return query(text, params, options);
-        let ready = prepared.get(text);
-        if (!ready) {
-          const name = `ramp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-          prepared.set(text, (ready = query(`PREPARE ${name} AS ${text}`).then(() => name)));
-          ready.catch(() => prepared.delete(text));
-        }
-        const statement = await ready;
-        return query(`EXECUTE ${statement}${values.length ? `(${values.join(', ')})` : ''}`, [], options);
-      },
-    };
-    return made;
-  };
 }
 
 /** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */

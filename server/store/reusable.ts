@@ -1,49 +1,31 @@
-// Hot statements built once. drizzle's query builder spends ~100 µs of CPU building a statement's text and parameters,
-// more than the rest of a short statement costs this process; under load that is a fifth of the server's CPU.
+// Hot statements built once per place they can be kept. drizzle's query builder spends ~100 µs of CPU building a
+// statement's text and parameters, more than the rest of a short statement costs this process.
 import { createHash } from 'node:crypto';
 import { getTableColumns, getTableName, type Placeholder, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from './db';
+import { type Db, preparedHome } from './db';
 
-/** What a drizzle query builder hands its session to make a prepared query (text and parameters, fields, name, …). */
-type PrepareArgs = unknown[];
-type PreparedQuery<R> = { execute(values: Record<string, unknown>): Promise<R>; joinsNotNullableMap?: unknown };
-type Session = { prepareQuery(...args: PrepareArgs): PreparedQuery<unknown> };
-/** A drizzle select, insert or update builder (all have `_prepare`, which builds the SQL and asks the session). */
-type Builder<R> = { execute: (...a: never[]) => Promise<R> };
+/** A drizzle select, insert or update builder: what `.prepare(name)` is called on. */
+type Builder<R> = { prepare(name: string): { execute(values: Record<string, unknown>): Promise<R> } };
 
 /**
- * A statement whose SQL is built once, with `p(key)` placeholders for its values, the first time it runs; every run
- * after that hands the built text and parameters to the session of the `db` it runs on (the database itself, a
- * transaction, or the ambient transaction behind a store's `db`) under `name`, so PostgreSQL also parses and plans it
- * once per connection (and PGlite once, outside transactions). Each shape of a statement needs a name of its own.
- * The values of a placeholder compared with a column (`eq`, `gt`) go to the driver as given: dates as ISO strings.
+ * A statement with `p(key)` placeholders for its values, run under `name` (drizzle's public `.prepare(name)`), so that
+ * PostgreSQL parses and plans it once per connection. A drizzle prepared statement stays bound to the session it was
+ * made on, so it is made once per place it can be kept (`preparedHome`: a store's database outside transactions, the
+ * connection of a PostgreSQL transaction) and otherwise (a savepoint, a PGlite transaction) built and prepared on the
+ * transaction at each run. Each shape of a statement needs a name of its own. The values of a placeholder compared
+ * with a column (`eq`, `gt`) go to the driver as given: dates as ISO strings.
  */
 export function reusable<V extends Record<string, unknown>, R>(name: string, build: (db: Db, p: (key: keyof V & string) => Placeholder) => Builder<R>): (db: Db, values: V) => Promise<R> {
-  let recorded: { args: PrepareArgs; joins: unknown } | undefined;
+  const p = (key: string) => sql.placeholder(key);
+  const kept = new WeakMap<Db, ReturnType<Builder<R>['prepare']>>();
   return (db, values) => {
-    recorded ??= record(build(db, (key) => sql.placeholder(key)), name);
-    const session = (db as unknown as { session: Session }).session;
-    const query = session.prepareQuery(...recorded.args) as PreparedQuery<R>;
-    if (recorded.joins !== undefined) query.joinsNotNullableMap = recorded.joins;
-    return query.execute(values);
+    const home = preparedHome(db);
+    if (!home) return build(db, p).prepare(name).execute(values);
+    let prepared = kept.get(home);
+    if (!prepared) kept.set(home, (prepared = build(home, p).prepare(name)));
+    return prepared.execute(values);
   };
-}
-
-/** Lets `builder` prepare itself against a session that only keeps what it was given. */
-function record(builder: unknown, name: string): { args: PrepareArgs; joins: unknown } {
-  let args: PrepareArgs | undefined;
-  const made = { setToken: () => made } as { setToken: () => unknown; joinsNotNullableMap?: unknown };
-  const b = builder as { session: unknown; _prepare(name: string): typeof made };
-  b.session = {
-    prepareQuery: (...a: PrepareArgs) => {
-      args = a;
-      return made;
-    },
-  };
-  b._prepare(name);
-  if (!args) throw new Error(`reusable statement ${name}: the builder did not prepare`);
-  return { args, joins: made.joinsNotNullableMap };
 }
 
 /** Rows to insert into a table along with another insert (a data-modifying CTE of the same statement). */
@@ -57,7 +39,7 @@ const MAX_SHAPES = 64;
 
 /**
  * Inserts `row` into `table` with `riders` in one statement (each rider a data-modifying CTE), returning the row as
- * stored. Built once per shape (the tables, how many rows each, which columns are given) and named by it; a column left
+ * stored. A reusable statement per shape (the tables, how many rows each, which columns are given), named by it; a column left
  * undefined takes its default, as drizzle's own insert does. Past MAX_SHAPES distinct shapes, built every time.
  */
 export async function insertWithRiders<T>(db: Db, table: PgTable, row: Record<string, unknown>, riders: Rider[] = []): Promise<T> {

@@ -62,6 +62,55 @@ describe('reusable statements', () => {
     }
   });
 
+  test('a statement is built once per place it can be kept (the database, a PostgreSQL connection) and answers as drizzle answers it', async () => {
+    const { store, drop } = await openTestStore({ poolSize: 1 });
+    try {
+      const partnerId = newId();
+      await store.db.insert(partners).values({ id: partnerId, name: 'Kept' });
+      const at = new Date('2026-01-02T03:04:05.678Z');
+      await store.db.insert(jobs).values({ id: newId(), partnerId, kind: 'k', payload: { n: 1 }, runAt: at });
+      let builds = 0;
+      const query = (db: typeof store.db, partner: unknown, kind: unknown) =>
+        db
+          .select({ id: jobs.id, runAt: jobs.runAt, payload: jobs.payload })
+          .from(jobs)
+          .where(and(eq(jobs.partnerId, partner as string), eq(jobs.kind, kind as string)));
+      const kept = reusable<{ partnerId: string; kind: string }, Awaited<ReturnType<typeof query>>>('test_kept_jobs', (db, p) => {
+        builds++;
+        return query(db, p('partnerId'), p('kind'));
+      });
+      // Differential: the same statement through drizzle's own builder, in every place it runs.
+      const same = async (db: typeof store.db, kind: string) => assert.deepEqual(await kept(db, { partnerId, kind }), await query(db, partnerId, kind));
+
+      for (let i = 0; i < 3; i++) await same(store.db, 'k');
+      assert.equal(builds, 1, 'outside transactions: built once');
+
+      builds = 0;
+      const postgres = store.kind === 'postgres';
+      for (let i = 0; i < 3; i++) {
+        await store.db.transaction(async (tx) => {
+          await tx.insert(jobs).values({ id: newId(), partnerId, kind: `t${i}`, payload: {}, runAt: at });
+          await same(tx, `t${i}`);
+          await same(tx, 'k');
+        });
+        await withTransaction(store.db, async () => {
+          await same(store.db, 'k');
+          // A flow's own transaction inside the ambient one: a savepoint on the same connection.
+          await store.db.transaction(async (sp) => {
+            await sp.insert(jobs).values({ id: newId(), partnerId, kind: `s${i}`, payload: {}, runAt: at });
+            await same(sp, `s${i}`);
+            await same(store.db, `s${i}`);
+          });
+        });
+      }
+      // PostgreSQL: the pool's one connection keeps it across transactions. PGlite: each transaction has a session of its own.
+      assert.equal(builds, postgres ? 1 : 15, 'in transactions');
+      assert.equal((await kept(store.db, { partnerId, kind: 's2' })).length, 1, 'the savepoint committed with its transaction');
+    } finally {
+      await drop();
+    }
+  });
+
   test('an insert with riders: every row of each shape carries its own values; a column left out takes its default', async () => {
     const { store, drop } = await openTestStore();
     try {
