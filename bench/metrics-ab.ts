@@ -5,6 +5,7 @@
 // printed: the median ratio of each side and the median of the rounds' on/off. PostgreSQL when DATABASE_URL is set.
 // `node --import tsx bench/metrics-ab.ts`; BENCH_ROUNDS (default 4), BENCH_DURATION_MS, BENCH_CONNECTIONS tune it.
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 // @ts-expect-error: plain JavaScript without types
 import { load } from './load.mjs';
 import { generateApiKey } from '../server/domain/api-keys';
@@ -79,6 +80,12 @@ const cases: Case[] = [
   },
 ];
 
+/** The process's CPU time so far (user + system, in clock ticks of 10 ms), from /proc. */
+const cpuTicks = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+
 const loadOf = (c: Case, s: Server) => ({ url: s.base + c.path(s), method: c.method, headers: c.headers, body: c.body?.(s) });
 const measure = (l: object) => load({ ...l, connections: CONNECTIONS, durationMs: DURATION_MS });
 
@@ -91,20 +98,27 @@ for (const c of cases) {
   for (const l of [bareLoad, loadOf(c, off), loadOf(c, on)]) await load({ ...l, connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 0 });
   const ratios = { off: [] as number[], on: [] as number[] };
   const rps = { off: [] as number[], on: [] as number[] };
+  // The server's own CPU per request (µs), which the machine's swings move less than req/s.
+  const cpu = { off: [] as number[], on: [] as number[] };
   const onOverOff: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order: ('off' | 'on')[] = round % 2 ? ['on', 'off'] : ['off', 'on'];
     const got: Partial<Record<'off' | 'on', number>> = {};
     for (const side of order) {
+      const server = side === 'on' ? on : off;
       const floor = (await measure(bareLoad)).rps as number;
-      const app = (await measure(loadOf(c, side === 'on' ? on : off))).rps as number;
-      got[side] = app / floor;
-      ratios[side].push(app / floor);
-      rps[side].push(app);
+      const before = cpuTicks(server.child.pid!);
+      const app = (await measure(loadOf(c, server))) as { rps: number; n: number };
+      // load() warms up 0.5 s before its measured 2 s: the ticks cover both, so per request of the whole.
+      const ticks = cpuTicks(server.child.pid!) - before;
+      cpu[side].push((ticks * 10_000) / (app.n * (1 + 500 / DURATION_MS)));
+      got[side] = app.rps / floor;
+      ratios[side].push(app.rps / floor);
+      rps[side].push(app.rps);
     }
     onOverOff.push(got.on! / got.off!);
   }
-  const line = `${c.name}: off ${median(ratios.off).toFixed(3)}× (${Math.round(median(rps.off))} req/s), on ${median(ratios.on).toFixed(3)}× (${Math.round(median(rps.on))} req/s); on/off median ${median(onOverOff).toFixed(3)} [rounds ${onOverOff.map((x) => x.toFixed(3)).join(' ')}]`;
+  const line = `${c.name}: off ${median(ratios.off).toFixed(3)}× (${Math.round(median(rps.off))} req/s, ${median(cpu.off).toFixed(1)} µs CPU/req), on ${median(ratios.on).toFixed(3)}× (${Math.round(median(rps.on))} req/s, ${median(cpu.on).toFixed(1)} µs CPU/req); on/off median ${median(onOverOff).toFixed(3)} [rounds ${onOverOff.map((x) => x.toFixed(3)).join(' ')}]`;
   lines.push(line);
   process.stdout.write(`${line}\n`);
 }

@@ -29,6 +29,8 @@ import { idempotency } from './http/idempotency';
 import { partnerTime } from './http/partner-time';
 import { jsonBody } from './http/json-body';
 import { httpMetrics } from './http/metrics';
+import { traceRoute } from './http/tracing';
+import { tracingOn } from './tracing';
 import { openApiApp } from './http/openapi-app';
 import { decorateDocument } from './http/openapi-doc';
 import { IN_PROCESS, RateLimits } from './http/rate-limit';
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps) {
     return onError(err, c);
   };
   app.onError(answerError);
-  app.use('*', chain(answerError, ...(deps.metrics ? [httpMetrics(deps.metrics)] : []), requestContext(logger, { hsts: !config.sandbox }), queryText()));
+  app.use('*', chain(answerError, ...(deps.metrics ? [httpMetrics(deps.metrics)] : []), ...(tracingOn() ? [traceRoute()] : []), requestContext(logger, { hsts: !config.sandbox }), queryText()));
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();
