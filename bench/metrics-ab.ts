@@ -4,6 +4,7 @@
 // ratio is its req/s over the floor's measured just before it, so a machine that slows between rounds moves both sides;
 // printed: the median ratio of each side and the median of the rounds' on/off. PostgreSQL when DATABASE_URL is set.
 // `node --import tsx bench/metrics-ab.ts`; BENCH_ROUNDS (default 4), BENCH_DURATION_MS, BENCH_CONNECTIONS tune it.
+// AB_CONTROL=1 runs the same with metrics off on both sides (an A/A): how far two identical servers differ on this machine.
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 // @ts-expect-error: plain JavaScript without types
@@ -65,7 +66,7 @@ const stop = (s: Server) =>
   });
 
 const off = await start(false);
-const on = await start(true);
+const on = await start(process.env.AB_CONTROL !== '1');
 
 type Case = { name: string; path: (s: Server) => string; method?: string; body?: (s: Server) => unknown; headers?: Record<string, string> };
 const cases: Case[] = [
@@ -124,4 +125,4 @@ for (const c of cases) {
 }
 await Promise.all([stop(off), stop(on)]);
 bare.send({ stop: true });
-process.stdout.write(`\n${new Date().toISOString()} ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${ROUNDS} rounds of ${DURATION_MS} ms, ${CONNECTIONS} connections\n${lines.join('\n')}\n`);
+process.stdout.write(`\n${new Date().toISOString()} ${process.env.AB_CONTROL === '1' ? 'A/A CONTROL (metrics off on both sides), ' : ''}${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${ROUNDS} rounds of ${DURATION_MS} ms, ${CONNECTIONS} connections\n${lines.join('\n')}\n`);

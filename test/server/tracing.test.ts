@@ -30,6 +30,8 @@ interface OtlpSpan {
 
 const cleanups: (() => Promise<void> | void)[] = [];
 const spans: OtlpSpan[] = [];
+/** The `traceparent` of each webhook post the receiver got at /hook. */
+const hookParents: (string | undefined)[] = [];
 let server: ServerChild;
 let base: string;
 const apiKey = generateApiKey('sandbox');
@@ -39,6 +41,7 @@ const receiver = createServer((req, res) => {
   let body = '';
   req.on('data', (d) => (body += d));
   req.on('end', () => {
+    if (req.url === '/hook') hookParents.push(req.headers.traceparent as string | undefined);
     if (req.url === '/v1/traces' && /json/.test(req.headers['content-type'] ?? '')) {
       const data = JSON.parse(body) as { resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[] };
       for (const rs of data.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
@@ -135,4 +138,18 @@ test('a request with a traceparent: its server span in the caller\'s trace, name
   );
   assert.match(line, /"span_id":"[0-9a-f]{16}"/);
   assert.match(line, /"route":"\/v2\/customers"/);
+});
+
+test('a webhook post carries a traceparent of its own client span', async () => {
+  const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const hook = await fetch(`${base}/v2/webhook-endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` }) });
+  const created = await hook.text();
+  assert.equal(hook.status, 201, created);
+  const sent = await fetch(`${base}/v2/webhook-endpoints/${(JSON.parse(created) as { id: string }).id}/test`, { method: 'POST', headers: auth, body: '{}' });
+  assert.ok(sent.status < 300, await sent.text());
+  const parent = await eventually('a webhook post', () => hookParents.find(Boolean));
+  const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(parent) ?? [];
+  assert.ok(traceId, parent);
+  const client = await eventually('the post\'s client span', () => spans.find((s) => s.spanId === spanId && s.traceId === traceId));
+  assert.equal(client.kind, 3, 'a client span');
 });
