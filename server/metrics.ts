@@ -30,6 +30,8 @@ export interface Metrics {
   webhookDeliveries: Counter<'outcome'>;
   /** One per request refused with 429, by the budget it was over. */
   rateLimited: Counter<'budget'>;
+  /** One per job run, by kind and outcome (done, retry, parked): the rails' and reviews' health shows here. */
+  jobRuns: Counter<'kind' | 'outcome'>;
   /** Wraps a chain's node client so that each answered call stamps `ramp_chain_rpc_last_success_timestamp_seconds`. */
   watchChainClient(blockchain: string, client: ChainClient): ChainClient;
 }
@@ -86,6 +88,12 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
     name: 'ramp_rate_limited_total',
     help: 'Requests answered 429, by the budget they were over (RAMP_RATE_LIMIT_*).',
     labelNames: ['budget'] as const,
+    registers,
+  });
+  const jobRuns = new Counter({
+    name: 'ramp_job_runs_total',
+    help: 'Job runs by kind (transaction.step, transaction.pay, verification.review, …) and outcome: done, retry (failed, runs again later), parked (failed for good).',
+    labelNames: ['kind', 'outcome'] as const,
     registers,
   });
   // Every label value from the start: a series that appears only on its first event hides the first rise from rate().
@@ -185,7 +193,7 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
       },
     });
 
-  return { registry, httpDuration, webhookDeliveries, rateLimited, watchChainClient };
+  return { registry, httpDuration, webhookDeliveries, rateLimited, jobRuns, watchChainClient };
 }
 
 /** Puts each configured chain's node client behind `watchChainClient`, so the monitor's calls stamp their last success. */

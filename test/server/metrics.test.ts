@@ -196,6 +196,10 @@ describe('metrics on a listener of their own', () => {
     await eventually('pending deliveries in the gauge', async () => (find(parseExposition((await scrape(port)).text), 'ramp_webhook_queue_depth')[0]?.value ?? 0) >= 3);
   });
 
+  test('job runs are counted by kind and outcome (the sandbox review of the customers above)', async () => {
+    await eventually('a review job counted', async () => (find(parseExposition((await scrape(port)).text), 'ramp_job_runs_total', { kind: 'verification.review', outcome: 'done' })[0]?.value ?? 0) >= 1);
+  });
+
   test('/metrics is not served on the public port, and the metrics listener serves nothing else', async () => {
     const pub = await fetch(`${base}/metrics`);
     const text = await pub.text();
