@@ -5,6 +5,7 @@
 // printed: the median ratio of each side and the median of the rounds' on/off. PostgreSQL when DATABASE_URL is set.
 // `node --import tsx bench/metrics-ab.ts`; BENCH_ROUNDS (default 4), BENCH_DURATION_MS, BENCH_CONNECTIONS tune it.
 // AB_CONTROL=1 runs the same with metrics off on both sides (an A/A): how far two identical servers differ on this machine.
+// AB_NO_PROCESS_METRICS=1: the "on" side without prom-client's process and runtime series (GC observer, event-loop monitor).
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 // @ts-expect-error: plain JavaScript without types
@@ -42,7 +43,7 @@ interface Server {
 async function start(metrics: boolean): Promise<Server> {
   const child = fork(`${root}dist/bench/server.js`, [], {
     execArgv: nodeFlags(),
-    env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_WORKERS: '1', BENCH_METRICS: metrics ? '1' : '0' },
+    env: { ...process.env, BENCH_API_KEY: apiKey, BENCH_WORKERS: '1', BENCH_METRICS: metrics ? (process.env.AB_NO_PROCESS_METRICS === '1' ? '2' : '1') : '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<{ port: number }>((resolve, reject) => {
@@ -125,4 +126,4 @@ for (const c of cases) {
 }
 await Promise.all([stop(off), stop(on)]);
 bare.send({ stop: true });
-process.stdout.write(`\n${new Date().toISOString()} ${process.env.AB_CONTROL === '1' ? 'A/A CONTROL (metrics off on both sides), ' : ''}${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${ROUNDS} rounds of ${DURATION_MS} ms, ${CONNECTIONS} connections\n${lines.join('\n')}\n`);
+process.stdout.write(`\n${new Date().toISOString()} ${process.env.AB_CONTROL === '1' ? 'A/A CONTROL (metrics off on both sides), ' : ''}${process.env.AB_NO_PROCESS_METRICS === '1' ? 'on = without process metrics, ' : ''}${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${ROUNDS} rounds of ${DURATION_MS} ms, ${CONNECTIONS} connections\n${lines.join('\n')}\n`);

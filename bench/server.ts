@@ -39,7 +39,8 @@ const takePeak = () => {
 async function runServer(store: Store) {
   const deps = await bootstrap(config, createLogger('silent'), { store });
   // BENCH_METRICS=1: the app as RAMP_METRICS_PORT runs it (the histogram on every request, the counters), for bench/metrics-ab.ts.
-  if (process.env.BENCH_METRICS === '1') deps.metrics = createMetrics(deps);
+  // BENCH_METRICS=2: the same without prom-client's process and runtime series.
+  if (process.env.BENCH_METRICS === '1' || process.env.BENCH_METRICS === '2') deps.metrics = createMetrics(deps, { processMetrics: process.env.BENCH_METRICS === '1' });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions }) as Server;
   await new Promise((r) => server.once('listening', r));

@@ -64,12 +64,13 @@ function scrapeCache<T>(read: () => Promise<T>, logger: Logger, what: string): (
   };
 }
 
-export function createMetrics(deps: { store: Store; chains?: Chains; logger: Logger }): Metrics {
+export function createMetrics(deps: { store: Store; chains?: Chains; logger: Logger }, opts: { processMetrics?: boolean } = {}): Metrics {
   const { store, logger } = deps;
   const registry = new Registry();
   const registers = [registry];
   // Process and runtime series (CPU, memory, event-loop delay, GC), as every Node service exports them.
-  collectDefaultMetrics({ register: registry });
+  // (`processMetrics: false` leaves them out: bench/metrics-ab.ts weighs them apart.)
+  if (opts.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
   const httpDuration = new Histogram({
     name: 'http_server_request_duration_seconds',
