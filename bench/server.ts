@@ -3,7 +3,8 @@
 // listening on a free port. It answers the bench over IPC: `sql` runs a statement on its store (seeding: PGlite cannot
 // be opened by a second process), `peakRss` answers the peak RSS since the last ask, `stop` drops the bench schema and
 // exits. BENCH_WORKERS above one (PostgreSQL): that many server processes on one port, as RAMP_WORKERS runs them; this
-// process then only supervises and seeds, and the RSS reported is the sum of the workers' and its own.
+// process then only supervises and seeds, and the RSS reported is the sum of the workers' and its own. BENCH_METRICS=1
+// measures every request into the Prometheus series, as RAMP_METRICS_PORT does.
 import cluster from 'node:cluster';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { bootstrap } from '../server/bootstrap';
 import { serverOptions } from '../server/http/batched-response';
 import { loadConfig } from '../server/config';
 import { createLogger } from '../server/logger';
+import { createMetrics } from '../server/metrics';
 import { openStore, type Store } from '../server/store/db';
 
 const apiKey = process.env.BENCH_API_KEY!;
@@ -36,6 +38,9 @@ const takePeak = () => {
 /** The whole server in this process: store, app, listening on a free port (shared by the workers in cluster mode). */
 async function runServer(store: Store) {
   const deps = await bootstrap(config, createLogger('silent'), { store });
+  // BENCH_METRICS=1: the app as RAMP_METRICS_PORT runs it (the histogram on every request, the counters), for bench/metrics-ab.ts.
+  // BENCH_METRICS=2: the same without prom-client's process and runtime series.
+  if (process.env.BENCH_METRICS === '1' || process.env.BENCH_METRICS === '2') deps.metrics = createMetrics(deps, { processMetrics: process.env.BENCH_METRICS === '1' });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions }) as Server;
   await new Promise((r) => server.once('listening', r));

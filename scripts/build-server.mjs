@@ -22,4 +22,18 @@ await build({
   tsconfig: `${root}tsconfig.json`,
   logLevel: 'warning',
 });
+// The tracing preload beside it, for `node --import` when OTEL_TRACES_EXPORTER is set (scripts/node-flags.mjs): a file of its
+// own, because it must run before the server's modules are imported.
+await build({
+  entryPoints: [`${root}server/tracing-preload.ts`],
+  outfile: `${out}/tracing-preload.js`,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  tsconfig: `${root}tsconfig.json`,
+  logLevel: 'warning',
+});
 cpSync(`${root}server/store/migrations`, `${out}/migrations`, { recursive: true });

@@ -6,15 +6,23 @@
 // 333 MB). On PostgreSQL nothing else lives in the process, and at a few thousand reads a second an 8 MB semi-space is
 // scavenged every ~12 ms, each time copying the ~1.5 MB that requests in flight hold: 32 MB scavenges a quarter as
 // often, 5–9 % less CPU per read in interleaved A/Bs (bench/http.ts cases).
+// OTEL_TRACES_EXPORTER set: `--import` of the tracing preload (server/tracing-preload.ts), which must run before the server's
+// modules load; unset, nothing of OpenTelemetry's SDK is loaded.
 // `--liftoff-only` keeps PGlite's WebAssembly on V8's baseline compiler (its optimising tier-up filled four malloc arenas
 // of the compiler threads, ~85 MB, for no throughput the bench could see).
 
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-/** The node flags for the server process, for the environment it runs in. */
-export function nodeFlags(env = process.env) {
-  return ['--enable-source-maps', `--max-semi-space-size=${env.DATABASE_URL ? 32 : 8}`, '--liftoff-only'];
+/** OTEL_TRACES_EXPORTER names an exporter (not only `none`): tracing is on. */
+export const tracesExporter = (env = process.env) => (env.OTEL_TRACES_EXPORTER ?? '').split(',').some((s) => s.trim() && s.trim() !== 'none');
+
+/**
+ * The node flags for the server process, for the environment it runs in. With tracing on, the OpenTelemetry preload the
+ * build puts beside the bundle (`preload`, relative to the working directory as `npm start` runs it) is imported first.
+ */
+export function nodeFlags(env = process.env, preload = './dist/server/tracing-preload.js') {
+  return ['--enable-source-maps', `--max-semi-space-size=${env.DATABASE_URL ? 32 : 8}`, '--liftoff-only', ...(tracesExporter(env) ? ['--import', preload] : [])];
 }
 
 // Run as a script (the start script): print them. Compared as real paths' URLs, so a checkout path with spaces or a

@@ -28,6 +28,9 @@ import { hostedVerificationApp } from './http/hosted-verification';
 import { idempotency } from './http/idempotency';
 import { partnerTime } from './http/partner-time';
 import { jsonBody } from './http/json-body';
+import { httpMetrics } from './http/metrics';
+import { traceRoute } from './http/tracing';
+import { tracingOn } from './tracing';
 import { openApiApp } from './http/openapi-app';
 import { decorateDocument } from './http/openapi-doc';
 import { IN_PROCESS, RateLimits } from './http/rate-limit';
@@ -52,7 +55,7 @@ export interface AppDeps extends Deps {
 export function createApp(deps: AppDeps) {
   const { config, store, clock, logger } = deps;
   const app = new OpenAPIHono<AppEnv>();
-  const limits = new RateLimits(config, store, logger);
+  const limits = new RateLimits(config, store, logger, deps.metrics);
   const answerError: ErrorHandler<AppEnv> = (err, c) => {
     if (err instanceof UpstreamProblem) {
       return c.newResponse(JSON.stringify({ ...err.body, requestId: c.get('requestId') }), err.status as 400, {
@@ -62,7 +65,7 @@ export function createApp(deps: AppDeps) {
     return onError(err, c);
   };
   app.onError(answerError);
-  app.use('*', chain(answerError, requestContext(logger, { hsts: !config.sandbox }), queryText()));
+  app.use('*', chain(answerError, ...(deps.metrics ? [httpMetrics(deps.metrics)] : []), ...(tracingOn() ? [traceRoute()] : []), requestContext(logger, { hsts: !config.sandbox }), queryText()));
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();

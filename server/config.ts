@@ -125,6 +125,10 @@ const ConfigSchema = z.object({
   /** A payout not in a block this long after it was signed is signed again on its nonce with higher fees. */
   RAMP_CHAIN_REPLACE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(180_000),
   RAMP_CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Prometheus metrics at /metrics on a listener of their own (off when unset; 0: a port the system picks, logged). */
+  RAMP_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /** Interface of the metrics listener: loopback unless the scraper is elsewhere. */
+  RAMP_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Server processes: a number, or `auto` for one per core. More than one needs PostgreSQL (PGlite belongs to one process). */
   RAMP_WORKERS: z
     .string()
@@ -200,6 +204,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     } catch (err) {
       throw new ConfigError(`RAMP_WEBHOOK_SCHEDULE: ${(err as Error).message}`);
     }
+  }
+  // The metrics never share the public port: one listener cannot be both, and /metrics must not reach the internet.
+  if (c.RAMP_METRICS_PORT !== undefined && c.RAMP_METRICS_PORT !== 0 && c.RAMP_METRICS_PORT === c.PORT) {
+    throw new ConfigError('RAMP_METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
   }
   const chains = chainSettings(c);
   const workers = c.RAMP_WORKERS === 'auto' ? (c.DATABASE_URL ? availableParallelism() : 1) : Number(c.RAMP_WORKERS);

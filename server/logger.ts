@@ -1,7 +1,9 @@
-// Structured logs (pino), each line with the pid that wrote it (RAMP_WORKERS runs several). Keys, tokens and personal
-// data never reach them: we log no bodies, redact the fields that could carry secrets, and log a database error by its
-// code and statement only (its message and drizzle's carry the values).
+// Structured logs (pino), each line with the pid that wrote it (RAMP_WORKERS runs several) and, inside a traced request
+// or job, its trace_id and span_id. Keys, tokens and personal data never reach them: we log no bodies, redact the fields
+// that could carry secrets, and log a database error by its code and statement only (its message and drizzle's carry the
+// values).
 import { type DestinationStream, pino, type Logger } from 'pino';
+import { traceFields, tracingOn } from './tracing';
 
 export type { Logger };
 
@@ -9,7 +11,14 @@ const redact = ['authorization', '*.authorization', 'apiKey', '*.apiKey', 'token
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
-    { level, base: { service: 'ramp', pid: process.pid }, redact: { paths: redact, censor: '[redacted]' }, serializers: { err: safeError, error: safeError } },
+    {
+      level,
+      base: { service: 'ramp', pid: process.pid },
+      redact: { paths: redact, censor: '[redacted]' },
+      serializers: { err: safeError, error: safeError },
+      // With tracing on (OTEL_TRACES_EXPORTER), every line written inside a traced request or job names its trace and span.
+      ...(tracingOn() ? { mixin: traceFields } : {}),
+    },
     destination,
   );
 }

@@ -10,6 +10,7 @@ import { supervise } from './cluster';
 import { bootstrap } from './bootstrap';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
+import { clusterMetrics, createMetrics, listenMetrics, type MetricsListener, ownMetrics, shareWithSupervisor, watchChains } from './metrics';
 import { installProcessGuards } from './process-guard';
 import { createWorkers } from './workers/index';
 import { orphanSweeper } from './workers/orphan-sweep';
@@ -28,8 +29,21 @@ try {
 }
 
 const logger = createLogger(config.RAMP_LOG_LEVEL);
-if (cluster.isPrimary && config.workers > 1) await supervise(config, logger);
-else await serveThisProcess(config);
+if (cluster.isPrimary && config.workers > 1) {
+  await supervise(config, logger);
+  // One scrape target for all the server processes: the supervisor gathers theirs over the cluster channel.
+  if (config.RAMP_METRICS_PORT !== undefined) await serveMetrics(clusterMetrics());
+} else await serveThisProcess(config);
+
+/** The metrics listener (RAMP_METRICS_PORT), or the process ends as for the main port: a start that cannot serve it is refused. */
+async function serveMetrics(source: Parameters<typeof listenMetrics>[0]): Promise<MetricsListener> {
+  const { RAMP_METRICS_HOST: host, RAMP_METRICS_PORT: port = 0 } = config;
+  return listenMetrics(source, host, port, logger).catch((err: NodeJS.ErrnoException) => {
+    const why = err.code === 'EADDRINUSE' ? 'the port is in use' : err.code === 'EACCES' ? 'permission denied' : err.message;
+    process.stderr.write(`ramp: cannot listen for metrics on ${host}:${port}: ${why}\n`);
+    process.exit(1);
+  });
+}
 
 async function serveThisProcess(config: Config): Promise<void> {
   const deps = await bootstrap(config, logger).catch((err) => {
@@ -37,6 +51,10 @@ async function serveThisProcess(config: Config): Promise<void> {
     for (const line of err.message.split('\n')) process.stderr.write(`ramp: invalid configuration: ${line}\n`);
     process.exit(78);
   });
+  if (config.RAMP_METRICS_PORT !== undefined) {
+    deps.metrics = createMetrics(deps);
+    watchChains(deps.metrics, deps.chains);
+  }
   const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env), hostname: config.HOST, serverOptions }) as Server;
   // A port that cannot be had (taken, not permitted) ends the start with one line naming it: a process that serves
   // nothing must not look alive to whoever started it.
@@ -57,6 +75,9 @@ async function serveThisProcess(config: Config): Promise<void> {
   if (!config.RAMP_PUBLIC_URL && config.PORT === 0) config.publicUrl = `http://${urlHost(config.HOST)}:${listening.port}`;
   // Built once the address is known; no request can reach it before this synchronous step ends.
   const app = createApp(deps);
+  // Under RAMP_WORKERS the supervisor serves every process's metrics; alone, this process serves its own.
+  if (deps.metrics && cluster.isWorker) shareWithSupervisor(deps.metrics);
+  const metricsListener = deps.metrics && !cluster.isWorker ? await serveMetrics(ownMetrics(deps.metrics)) : undefined;
   const workers = createWorkers(deps);
   workers.start();
   const sweeper = orphanSweeper({ db: deps.store.db, files: deps.files, logger, config });
@@ -93,6 +114,7 @@ async function serveThisProcess(config: Config): Promise<void> {
       logger.warn({ graceMs }, 'grace period over: closing the connections still open');
       server.closeAllConnections();
     }
+    await metricsListener?.close();
     await deps.store.close().catch((err) => logger.warn({ err }, 'closing the database pool failed'));
     logger.info({ signal }, 'stopped');
     process.exit(0);

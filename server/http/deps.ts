@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { SettlementProvider } from '../domain/settlement/settlement-provider';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import type { ReviewProvider } from '../sandbox/review-provider';
 import type { Store } from '../store/db';
 import type { FileStore } from '../store/file-store';
@@ -27,4 +28,6 @@ export interface Deps {
   walletSeed: string;
   /** The API key of the partner this instance serves; the BFF calls /v2 with it. Never sent to a browser. */
   apiKey: string;
+  /** Prometheus series (RAMP_METRICS_PORT set); absent, nothing is measured. */
+  metrics?: Metrics;
 }

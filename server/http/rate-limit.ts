@@ -7,6 +7,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateL
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import type { Store } from '../store/db';
 import { LeasedLimiter } from './rate-limit-lease';
 
@@ -118,7 +119,13 @@ export class RateLimits {
   private readonly limiters: Partial<Record<LimitName, Limit>> = {};
   private readonly trustProxy: number;
 
-  constructor(config: Config, store: Store, private readonly logger?: Logger) {
+  constructor(
+    config: Config,
+    store: Store,
+    private readonly logger?: Logger,
+    /** Counts each 429 decided here by its budget (`ramp_rate_limited_total`). */
+    private readonly metrics?: Pick<Metrics, 'rateLimited'>,
+  ) {
     const wanted = config.RAMP_RATE_LIMIT_STORE ?? (store.kind === 'postgres' ? 'postgres' : 'memory');
     this.store = wanted === 'postgres' && store.kind !== 'postgres' ? 'memory' : wanted;
     if (wanted !== this.store) logger?.warn({ wanted, using: this.store }, 'RAMP_RATE_LIMIT_STORE=postgres needs DATABASE_URL: rate limits kept in memory');
@@ -154,14 +161,26 @@ export class RateLimits {
     try {
       await (exact ? limiter.consumeExact(key) : limiter.consume(key));
     } catch (err) {
-      if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext, what);
+      if (err instanceof RateLimiterRes) {
+        this.metrics?.rateLimited.inc({ budget: name });
+        throw rateLimited(err.msBeforeNext, what);
+      }
       // The store failed and so did its insurance: let the request through rather than fail it for a counter.
       this.logger?.warn({ limit: name, err: (err as Error).name }, 'rate limiter unavailable');
     }
   }
 
-  /** Milliseconds until `key` may try again, 0 when it is under its budget (nothing is counted). */
+  /**
+   * Milliseconds until `key` may try again, 0 when it is under its budget (no point is spent). Its callers refuse the
+   * request when it is above 0 (the BFF's tax-id conflicts), so that answer counts as a 429 of `name`'s budget.
+   */
   async blockedFor(name: LimitName, key: string): Promise<number> {
+    const wait = await this.waitFor(name, key);
+    if (wait > 0) this.metrics?.rateLimited.inc({ budget: name });
+    return wait;
+  }
+
+  private async waitFor(name: LimitName, key: string): Promise<number> {
     const limiter = this.limiters[name];
     if (!limiter) return 0;
     try {
@@ -184,7 +203,10 @@ export class RateLimits {
     const failures = new Set([401, ...(opts.failureStatuses ?? [])]);
     const what = 'with refused credentials from this address';
     const counted = (c: Context, next: Next, address: string, wait: number): Promise<void> => {
-      if (wait > 0) throw rateLimited(wait, what);
+      if (wait > 0) {
+        this.metrics?.rateLimited.inc({ budget: 'authFailures' });
+        throw rateLimited(wait, what);
+      }
       return next().then(() => (failures.has(c.res.status) ? this.consume('authFailures', address, what, true) : undefined));
     };
     return (c, next) => {
@@ -193,7 +215,7 @@ export class RateLimits {
       const address = this.address(c);
       // What the lease remembers of the store's answer, without a promise; otherwise the store is asked.
       const known = limit.knownBlockedFor?.(address);
-      return known !== undefined ? counted(c, next, address, known) : this.blockedFor('authFailures', address).then((wait) => counted(c, next, address, wait));
+      return known !== undefined ? counted(c, next, address, known) : this.waitFor('authFailures', address).then((wait) => counted(c, next, address, wait));
     };
   }
 

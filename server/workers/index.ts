@@ -16,5 +16,6 @@ export function createWorkers(deps: Deps): JobRunner {
     maxAttempts: deps.config.RAMP_JOB_MAX_ATTEMPTS,
     retentionMs: deps.config.RAMP_JOB_RETENTION_MS,
     cleanupIntervalMs: deps.config.RAMP_CLEANUP_INTERVAL_MS,
+    metrics: deps.metrics,
   });
 }

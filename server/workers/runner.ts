@@ -4,6 +4,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { Clock } from '../clock';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import { type Db, isConnectionError, type Tx } from '../store/db';
 import { deleteExpiredKeys } from '../store/queries/idempotency';
 import { claimDueJob, deleteDoneJobs, finishJob, type JobRow, jobsEnqueued, parkJob, retryJob } from '../store/queries/jobs';
@@ -21,6 +22,8 @@ export interface RunnerOptions {
   cleanupBatch?: number;
   /** Longest pause between two polls when no job was due (the pause doubles from the interval up to this). */
   maxIdleMs?: number;
+  /** Counts each job run by kind and outcome (`ramp_job_runs_total`). */
+  metrics?: Pick<Metrics, 'jobRuns'>;
 }
 
 /** What a failure means for the job: try again later, or stop and keep the reason. */
@@ -51,7 +54,8 @@ export class JobRunner {
   private wake: (() => void) | undefined;
   /** Set by `stop`: the current job step finishes, no new one starts. */
   private stopRequested = false;
-  private readonly opts: Required<RunnerOptions>;
+  private readonly opts: Required<Omit<RunnerOptions, 'metrics'>>;
+  private readonly metrics: RunnerOptions['metrics'];
 
   constructor(
     private readonly db: Db,
@@ -60,7 +64,9 @@ export class JobRunner {
     private readonly handlers: Record<string, JobHandler>,
     opts: RunnerOptions = {},
   ) {
-    this.opts = { maxAttempts: 8, retentionMs: 7 * 86_400_000, cleanupIntervalMs: 60_000, cleanupBatch: 500, maxIdleMs: 1000, ...opts };
+    const { metrics, ...rest } = opts;
+    this.metrics = metrics;
+    this.opts = { maxAttempts: 8, retentionMs: 7 * 86_400_000, cleanupIntervalMs: 60_000, cleanupBatch: 500, maxIdleMs: 1000, ...rest };
   }
 
   /** Runs every job that is due now; answers how many ran. Tests call it directly; `start` calls it on a timer. */
@@ -79,16 +85,19 @@ export class JobRunner {
               // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
               await tx.transaction((inner) => handler(inner, job));
               await finishJob(tx, job.id, this.clock.now());
+              this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'done' });
             } catch (err) {
               const attempt = job.attempts + 1;
               const reason = reasonOf(err);
               if (classifyJobError(err) === 'park' || attempt >= this.opts.maxAttempts) {
                 this.logger.error({ jobId: job.id, kind: job.kind, attempt, reason }, 'job parked: it will not be retried; see last_error and /readyz');
                 await parkJob(tx, job.id, this.clock.now(), reason);
+                this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'parked' });
               } else {
                 const delay = Math.min(3_600_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
                 this.logger.warn({ jobId: job.id, kind: job.kind, attempt, reason, retryInMs: Math.round(delay) }, 'job failed, will retry');
                 await retryJob(tx, job.id, new Date(this.clock.now().getTime() + delay), reason);
+                this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'retry' });
               }
             }
           });

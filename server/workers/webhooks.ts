@@ -3,6 +3,7 @@
 // attempt whose process died is retried when its lease (timeout + 5 s) runs out. At least once: receivers dedupe by `webhook-id`.
 import { retryDelayMs, signDelivery } from '../domain/webhooks';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import type { Db } from '../store/db';
 import { type ClaimedAttempt, claimDueAttempts, fanOutEvents, finishAttempt } from '../store/queries/webhooks';
 import { reasonOf } from './runner';
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
   pollMs: number;
   publicOnly: boolean;
+  /** Counts each finished attempt by outcome (`ramp_webhook_deliveries_total`), once its outcome is recorded. */
+  metrics?: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 /** The body every delivery carries: the event as GET /v2/events/{id} shows it. */
@@ -68,6 +71,7 @@ export class WebhookDispatcher {
       else if (delay === undefined) this.logger.warn({ ...log, error: result.error }, 'webhook failed for good: attempts exhausted');
       else this.logger.info({ ...log, error: result.error, retryInMs: delay }, 'webhook attempt failed, will retry');
       await finishAttempt(this.db, { attemptId: c.attemptId, deliveryId: c.deliveryId, attempt: c.attempt, ...result, succeeded, at, retryAt: delay === undefined ? undefined : new Date(at.getTime() + delay) });
+      this.opts.metrics?.webhookDeliveries.inc({ outcome: succeeded ? 'delivered' : delay === undefined ? 'exhausted' : 'retrying' });
     })().catch((err) => this.logger.error({ reason: reasonOf(err), deliveryId: c.deliveryId }, 'webhook attempt could not be recorded; its lease runs out and it is retried'));
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
@@ -99,12 +103,15 @@ export class WebhookDispatcher {
   }
 }
 
-export function webhookDispatcher(deps: { store: { db: Db }; logger: Logger; config: { webhookSchedule: number[]; RAMP_WEBHOOK_TIMEOUT_MS: number; RAMP_WEBHOOK_POLL_MS: number; sandbox: boolean } }, sender?: WebhookSender): WebhookDispatcher {
+export function webhookDispatcher(
+  deps: { store: { db: Db }; logger: Logger; metrics?: Pick<Metrics, 'webhookDeliveries'>; config: { webhookSchedule: number[]; RAMP_WEBHOOK_TIMEOUT_MS: number; RAMP_WEBHOOK_POLL_MS: number; sandbox: boolean } },
+  sender?: WebhookSender,
+): WebhookDispatcher {
   const { config } = deps;
   return new WebhookDispatcher(
     deps.store.db,
     deps.logger,
-    { scheduleS: config.webhookSchedule, timeoutMs: config.RAMP_WEBHOOK_TIMEOUT_MS, pollMs: config.RAMP_WEBHOOK_POLL_MS, publicOnly: !config.sandbox },
+    { scheduleS: config.webhookSchedule, timeoutMs: config.RAMP_WEBHOOK_TIMEOUT_MS, pollMs: config.RAMP_WEBHOOK_POLL_MS, publicOnly: !config.sandbox, metrics: deps.metrics },
     sender,
   );
 }
