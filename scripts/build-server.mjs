@@ -10,30 +10,22 @@ const root = new URL('..', import.meta.url).pathname;
 const [entry = 'server/main.ts', outfile = 'dist/server/main.js'] = process.argv.slice(2);
 const out = dirname(`${root}${outfile}`);
 rmSync(out, { recursive: true, force: true });
-await build({
-  entryPoints: [`${root}${entry}`],
-  outfile: `${root}${outfile}`,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  tsconfig: `${root}tsconfig.json`,
-  logLevel: 'warning',
-});
+/** One ESM file for Node 20 from `entry`, packages left to node_modules. */
+const bundle = (entry, outfile) =>
+  build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    tsconfig: `${root}tsconfig.json`,
+    logLevel: 'warning',
+  });
+await bundle(`${root}${entry}`, `${root}${outfile}`);
 // The tracing preload beside it, for `node --import` when OTEL_TRACES_EXPORTER is set (scripts/node-flags.mjs): a file of its
 // own, because it must run before the server's modules are imported.
-await build({
-  entryPoints: [`${root}server/tracing-preload.ts`],
-  outfile: `${out}/tracing-preload.js`,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  tsconfig: `${root}tsconfig.json`,
-  logLevel: 'warning',
-});
+await bundle(`${root}server/tracing-preload.ts`, `${out}/tracing-preload.js`);
 cpSync(`${root}server/store/migrations`, `${out}/migrations`, { recursive: true });

@@ -5,6 +5,7 @@ import { scanDeposits, stopWatching, watcherName } from '../flows/chain/deposits
 import { checkTransfer, type MonitorTiming } from '../flows/chain/monitor';
 import { claimDueTransfers } from '../store/queries/chain-transfers';
 import { reasonOf } from './runner';
+import { PollLoop } from './poll-loop';
 
 /** Transfers claimed at once; the rows of one chain are checked in order (nonces go out in the order they were taken). */
 const BATCH = 20;
@@ -12,9 +13,7 @@ const BATCH = 20;
 const ROUNDS = 5;
 
 export class ChainMonitor {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly loop: PollLoop;
   /** Set by `stop`: a pass in progress claims no more. */
   private stopping = false;
 
@@ -24,7 +23,13 @@ export class ChainMonitor {
   constructor(
     private readonly deps: Deps,
     readonly timing: MonitorTiming,
-  ) {}
+  ) {
+    this.loop = new PollLoop(
+      () => Promise.all([this.runDue(), this.scanDeposits()]),
+      timing.pollMs,
+      (err) => this.deps.logger.warn({ reason: reasonOf(err) }, 'chain monitor pass failed; the next one retries'),
+    );
+  }
 
   /**
    * One deposit pass over every chain: each chain this process leads (or may now lead) is scanned up to its confirmed
@@ -63,26 +68,15 @@ export class ChainMonitor {
   }
 
   start(): void {
-    if (!this.stopped || this.deps.chains.names().length === 0) return;
-    this.stopped = false;
+    if (this.deps.chains.names().length === 0) return;
     this.stopping = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = Promise.all([this.runDue(), this.scanDeposits()])
-        .catch((err) => this.deps.logger.warn({ reason: reasonOf(err) }, 'chain monitor pass failed; the next one retries'))
-        .then(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.timing.pollMs);
-        });
-    };
-    tick();
+    this.loop.start();
   }
 
   /** Starts no new pass and waits for the one running (each node call is bounded by RAMP_CHAIN_RPC_TIMEOUT_MS). */
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await Promise.all(this.deps.chains.list().map((c) => stopWatching(this.deps, c, this.watcher).catch(() => undefined)));
   }
 }

@@ -6,6 +6,7 @@ import { removeIfUnreferenced } from '../flows/documents';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 import type { FileStore } from '../store/file-store';
+import { PollLoop } from './poll-loop';
 
 export interface SweepDeps {
   db: Db;
@@ -41,34 +42,18 @@ export async function sweepOrphanFiles(deps: SweepDeps, opts: { graceMs: number;
 
 /** Runs the sweep now and then every `intervalMs` until stopped. */
 export class OrphanSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly loop: PollLoop;
 
-  constructor(
-    private readonly deps: SweepDeps,
-    private readonly opts: { graceMs: number; intervalMs: number },
-  ) {}
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = sweepOrphanFiles(this.deps, { graceMs: this.opts.graceMs })
-        .catch((err) => this.deps.logger.error({ err }, 'orphan sweep failed'))
-        .then(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.opts.intervalMs);
-          this.timer?.unref();
-        });
-    };
-    tick();
+  constructor(deps: SweepDeps, opts: { graceMs: number; intervalMs: number }) {
+    this.loop = new PollLoop(() => sweepOrphanFiles(deps, { graceMs: opts.graceMs }), opts.intervalMs, (err) => deps.logger.error({ err }, 'orphan sweep failed'), { unref: true });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

@@ -8,6 +8,7 @@ import type { Db } from '../store/db';
 import { type ClaimedAttempt, claimDueAttempts, fanOutEvents, finishAttempt } from '../store/queries/webhooks';
 import { reasonOf } from './runner';
 import { HttpWebhookSender, type WebhookSender } from './webhook-sender';
+import { PollLoop } from './poll-loop';
 
 /** How long past its timeout an attempt stays claimed: time to record its outcome. After that, its process is taken for dead. */
 export const LEASE_MARGIN_MS = 5000;
@@ -27,9 +28,7 @@ export function eventBody(e: ClaimedAttempt['event']): string {
 }
 
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = true;
+  private readonly loop: PollLoop;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
@@ -37,7 +36,9 @@ export class WebhookDispatcher {
     private readonly logger: Logger,
     private readonly opts: DispatcherOptions,
     private readonly sender: WebhookSender = new HttpWebhookSender({ timeoutMs: opts.timeoutMs, publicOnly: opts.publicOnly }),
-  ) {}
+  ) {
+    this.loop = new PollLoop(() => this.runDue(), opts.pollMs, (err) => this.logger.warn({ reason: reasonOf(err) }, 'webhook dispatcher tick failed; next tick retries'));
+  }
 
   /** One pass: fans out new events, then claims and sends every due attempt (waiting for them). Answers how many attempts ran. */
   async runDue(): Promise<number> {
@@ -79,26 +80,15 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    if (!this.stopped || this.opts.pollMs <= 0) return;
-    this.stopped = false;
+    if (this.opts.pollMs <= 0) return;
     this.stopping = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.runDue()
-        .catch((err) => this.logger.warn({ reason: reasonOf(err) }, 'webhook dispatcher tick failed; next tick retries'))
-        .then(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs);
-        });
-    };
-    tick();
+    this.loop.start();
   }
 
   /** Starts no new pass; waits for the attempts in flight (each bounded by the timeout). */
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await Promise.all(this.inFlight);
   }
 }
