@@ -81,7 +81,9 @@ async function runIdempotent(deps: IdempotencyDeps, c: Context<AppEnv>, key: str
   const partnerId = c.get('partnerId');
   const deadline = Date.now() + WAIT_MAX_MS;
   for (;;) {
-    await forgetExpiredKey(deps.db, partnerId, key, deps.clock.now());
+    // Keys live 24 h of wall time: a partner's sandbox clock moved a day ahead must not turn a key used a minute ago into
+    // a new one (it would run its effect again); the clock moves expiries of money, not of requests.
+    await forgetExpiredKey(deps.db, partnerId, key, new Date());
     type Outcome = { ran: Response } | { failed: unknown } | { found: IdempotencyRow | undefined };
     const outcome = await withTransaction(deps.db, async (tx): Promise<Outcome> => {
       const db = tx as unknown as Db;
@@ -91,7 +93,7 @@ async function runIdempotent(deps: IdempotencyDeps, c: Context<AppEnv>, key: str
         const [saved] = rowsOf<{ prev: string }>(
           await db.execute(sql`SELECT current_setting('lock_timeout') AS prev, set_config('lock_timeout', ${`${WAIT_MAX_MS}ms`}, true)`),
         );
-        claimed = await claimKeyInTx(db, partnerId, key, hash, deps.clock.now());
+        claimed = await claimKeyInTx(db, partnerId, key, hash, new Date());
         await db.execute(sql`SELECT set_config('lock_timeout', ${saved?.prev ?? '0'}, true)`);
       } catch (err) {
         if (['55P03', '57014'].includes(sqlStateOf(err) ?? '')) throw inProgress();

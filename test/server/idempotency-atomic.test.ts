@@ -84,3 +84,19 @@ test('concurrent retries of one key move the money once', async () => {
   assert.equal(new Set(replies.map((r) => r.body.id)).size, 1);
   assert.equal(await usdtOnBase(p.api, id), '90.000000');
 });
+
+test('a key stays a key on the wall clock: a partner’s sandbox clock moved 25 h ahead replays it, never runs it again (issue 33 item 7)', async () => {
+  const p = await newPartner(server);
+  const id = await approvedIndividual(server, p.api, p.apiKey);
+  assert.equal((await p.api.post('/v2/sandbox/wallets/fund', { customerId: id, blockchain: 'BASE', stablecoin: 'USDT', amount: '50' })).status, 200);
+  const body = { currency: 'USDT', from: id, to: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '5', blockchain: 'BASE' };
+  const key = { 'idempotency-key': 'move-5-once' };
+  const first = await p.api.post('/v2/transactions/transfer', body, key);
+  assert.equal(first.status, 201, first.text);
+  assert.equal((await p.api.post('/v2/sandbox/clock/advance', { seconds: 25 * 3600 })).status, 200);
+  const later = await p.api.post('/v2/transactions/transfer', body, key);
+  assert.equal(later.status, 201, later.text);
+  assert.equal(later.headers.get('idempotency-replayed'), 'true');
+  assert.equal(later.body.id, first.body.id);
+  assert.equal(await usdtOnBase(p.api, id), '45.000000', 'moved once');
+});
