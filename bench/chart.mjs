@@ -1,4 +1,4 @@
-// The README's chart: bench/results.svg from the last runs' bench/results-postgres.json, bench/results-pglite.json and
+// docs/performance.md's chart: bench/results.svg from the last runs' bench/results-postgres.json, bench/results-pglite.json and
 // bench/tti.json (whichever exist). Each bar is a measured figure against issue 14's target for it, drawn as a line:
 // throughput as a share of its floor (longer is better), the rest as a share of its ceiling (shorter is better).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

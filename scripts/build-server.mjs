@@ -28,4 +28,6 @@ await bundle(`${root}${entry}`, `${root}${outfile}`);
 // The tracing preload beside it, for `node --import` when OTEL_TRACES_EXPORTER is set (scripts/node-flags.mjs): a file of its
 // own, because it must run before the server's modules are imported.
 await bundle(`${root}server/tracing-preload.ts`, `${out}/tracing-preload.js`);
+// The operator CLI (`npm run ops`) beside it: it runs where the server runs, production installs without devDependencies.
+await bundle(`${root}server/ops/main.ts`, `${out}/ops.js`);
 cpSync(`${root}server/store/migrations`, `${out}/migrations`, { recursive: true });

@@ -1,6 +1,6 @@
 // Size budgets of the built SDK (dist/sdk, after `npm run build`), from Vite's manifest of which chunk imports which.
 // Fails (exit 1) when the loader, the first onboarding step or any one component's own chunk weighs more than allowed.
-// `--markdown` prints the table the README reports.
+// `--markdown` prints the table docs/embedding.md reports (Sizes).
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';

@@ -4,6 +4,8 @@ export interface Stage {
   needs?: string[];
   commands: string[][];
   timeoutS: number;
+  /** Extra environment for the stage's commands. */
+  env?: Record<string, string>;
   prepare?: () => Promise<{ env?: Record<string, string>; skip?: string; failed?: boolean; loud?: boolean }>;
 }
 export const timeoutScale: number;

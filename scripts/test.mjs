@@ -33,7 +33,7 @@ export const nodeTest = (files, concurrency) => [
 ];
 
 /** The server test files whose tests run only on PostgreSQL: concurrency, several pools and processes, outages. */
-export const RACE_FILES = ['races', 'deadlocks', 'claims', 'database-outage', 'cluster'].map((f) => `test/server/${f}.test.ts`);
+export const RACE_FILES = ['races', 'deadlocks', 'claims', 'database-outage', 'db-pool-busy', 'cluster'].map((f) => `test/server/${f}.test.ts`);
 
 /**
  * The PostgreSQL the races run on: DATABASE_URL when the run has one (the server stage already ran them there), else
@@ -57,6 +57,15 @@ async function racesDatabase() {
 }
 
 const npx = (bin, ...args) => [process.execPath, `${root}node_modules/.bin/${bin}`, ...args];
+
+/**
+ * The server bundled from the sources (as `npm start` runs it, dist/server/main.js) for the tests that start it as a
+ * process (test/support/server-child.ts `serverArgs`): it starts without compiling TypeScript. Built again at the start
+ * of each stage that uses it, so it is always today's sources.
+ */
+const serverBundle = `${root}dist/server/main.js`;
+const bundleServer = [process.execPath, 'scripts/build-server.mjs'];
+const bundled = { RAMP_TEST_SERVER_BUNDLE: serverBundle };
 const chromium = [process.execPath, 'scripts/ensure-chromium.mjs'];
 
 /**
@@ -69,12 +78,12 @@ export const stages = () => [
   { name: 'size', needs: ['build'], commands: [[process.execPath, 'scripts/size-budget.mjs']], timeoutS: 120 },
   { name: 'manifest', commands: [[process.execPath, 'scripts/custom-elements.mjs', '--check']], timeoutS: 120 },
   // On PostgreSQL one file at a time: the race and chaos tests want the database to themselves.
-  { name: 'server', commands: [nodeTest(testFiles('test/server'), process.env.DATABASE_URL ? 1 : 2)], timeoutS: 2700 },
+  { name: 'server', env: bundled, commands: [bundleServer, nodeTest(testFiles('test/server'), process.env.DATABASE_URL ? 1 : Number(process.env.RAMP_TEST_CONCURRENCY ?? 2))], timeoutS: 2700 },
   // The races need PostgreSQL (PGlite has one connection and serialises everything, so a race there proves nothing): run
   // here whenever one is reachable, so a developer's own `npm test` proves them too; said loudly when none is.
-  { name: 'races', prepare: racesDatabase, commands: [nodeTest(RACE_FILES, 1)], timeoutS: 900 },
+  { name: 'races', prepare: racesDatabase, env: bundled, commands: [bundleServer, nodeTest(RACE_FILES, 1)], timeoutS: 900 },
   { name: 'components', commands: [chromium, npx('web-test-runner')], timeoutS: 1800 },
-  { name: 'e2e', needs: ['build'], commands: [chromium, nodeTest(testFiles('test/e2e'), 1)], timeoutS: 1800 },
+  { name: 'e2e', needs: ['build'], env: bundled, commands: [chromium, bundleServer, nodeTest(testFiles('test/e2e'), 1)], timeoutS: 1800 },
 ];
 
 /** Runs one command in a process group of its own, so a deadline or our own end takes everything it started with it. */
@@ -139,7 +148,7 @@ export async function runStages(list, { log = (line) => process.stdout.write(`${
     let detail = '';
     for (const command of stage.commands) {
       const left = deadlineMs - (Date.now() - started);
-      const r = await run(command, Math.max(left, 1), { env: { ...env, ...prepared.env }, quiet });
+      const r = await run(command, Math.max(left, 1), { env: { ...env, ...stage.env, ...prepared.env }, quiet });
       if (r.timedOut) {
         outcome = 'timed out';
         detail = `ended after ${Math.round(deadlineMs / 1000)} s (RAMP_TEST_TIMEOUT_SCALE scales it)`;

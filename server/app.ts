@@ -1,7 +1,9 @@
 // The whole HTTP surface, assembled in one place: /v2 (API key), /bff (widget sessions), pages, docs, health.
+import { sessionUploadBudget } from './flows/session-uploads';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorHandler } from 'hono';
 import { bffApp } from './bff/routes';
+import { pspWebhooksApp } from './http/psp-webhooks';
 import { parseOrigins, publicOnboardingApp } from './bff/public-onboarding';
 import { widgetSessionAuth } from './bff/session';
 import { InProcessUpstream, Upstream, UpstreamProblem } from './bff/upstream';
@@ -20,7 +22,7 @@ import { exchangeRatesApp } from './http/exchange-rates';
 import { partnerFeesApp } from './http/partner-fees';
 import { partnerApp } from './http/partner';
 import { transactionLimitsApp } from './http/transaction-limits';
-import type { Deps } from './http/deps';
+import type { Deps } from './deps';
 import { docsApp } from './http/docs';
 import type { AppEnv } from './http/env';
 import { healthApp } from './http/health';
@@ -32,7 +34,7 @@ import { httpMetrics } from './http/metrics';
 import { traceRoute } from './http/tracing';
 import { tracingOn } from './tracing';
 import { openApiApp } from './http/openapi-app';
-import { decorateDocument } from './http/openapi-doc';
+import { decorateDocument, serveDocument } from './http/openapi-doc';
 import { IN_PROCESS, RateLimits } from './http/rate-limit';
 import { notFoundHandler, onError } from './http/problem';
 import { queryText } from './http/query-text';
@@ -72,7 +74,7 @@ export function createApp(deps: AppDeps) {
   const uploads = /^\/v2\/customers\/[^/]+\/documents$/;
   const keys = new ApiKeyCache();
   // One layer of hono's stack (`chain`): each of these still answers its own errors, as a layer of its own would.
-  v2.use('*', chain(answerError, apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBody({ uploads }), idempotency({ db: store.db, clock })));
+  v2.use('*', chain(answerError, apiVersions(), limits.authFailures(), bearerAuth(store.db, keys), partnerTime(deps), limits.perApiKey(), jsonBody({ uploads }), idempotency({ db: store.db, clock, answers: deps.tokens.idempotencyAnswers })));
   v2.route('/', customersApp(deps));
   v2.route('/', additionalInformationApp(deps));
   v2.route('/', documentsApp(deps));
@@ -103,6 +105,7 @@ export function createApp(deps: AppDeps) {
     sandbox: config.sandbox,
     ownPartnerId,
     limitSession: (sessionId) => limits.consume('session', sessionId, 'for this widget session'),
+    uploads: sessionUploadBudget(deps),
     conflicts: {
       blockedFor: (sessionId) => limits.blockedFor('conflicts', sessionId),
       spend: (sessionId) => limits.consume('conflicts', sessionId, 'tax ids already registered, for this widget session', true),
@@ -111,9 +114,9 @@ export function createApp(deps: AppDeps) {
   const bffUploads = /^\/bff\/customer\/documents$/;
   app.use('/bff/*', limits.authFailures());
   app.use('/bff/*', jsonBody({ uploads: bffUploads }));
-  if (config.RAMP_PUBLIC_ONBOARDING) app.route('/bff', publicOnboardingApp(upstream, { origins: parseOrigins(config.RAMP_PUBLIC_ONBOARDING) }));
+  if (config.RAMP_PUBLIC_ONBOARDING) app.route('/bff', publicOnboardingApp(upstream, { origins: parseOrigins(config.RAMP_PUBLIC_ONBOARDING), limit: (c, origin) => limits.perAddress('publicSession', c, origin), tokens: deps.tokens }));
   app.route('/bff', bff);
-  if (config.sandbox) app.route('/', demoSessionApp(upstream, { publicUrl: config.publicUrl, limit: limits.perAddress('demoSession') }));
+  if (config.sandbox) app.route('/', demoSessionApp(upstream, { publicUrl: config.publicUrl, limit: limits.addressLimit('demoSession') }));
   // The built-in receiver needs the partner's endpoints, so it lives beside the service, not in front of an upstream.
   if (config.sandbox && !config.RAMP_UPSTREAM_URL) {
     app.route('/', demoWebhooksApp(deps, { publicUrl: config.publicUrl, auth: widgetSessionAuth({ tokens: deps.tokens, publicUrl: config.publicUrl, ownPartnerId }) }));
@@ -137,15 +140,16 @@ export function createApp(deps: AppDeps) {
     servers: [{ url: '/', description: 'This server' }],
     security: [{ ApiKey: [] }],
   };
-  let document: unknown;
-  app.get('/openapi.json', (c) => c.json((document ??= decorateDocument(app.getOpenAPI31Document(documentConfig)))));
+  // The latest document, or a pinned version's (`?version=2.1.0`), each built once.
+  app.get('/openapi.json', serveDocument(() => decorateDocument(app.getOpenAPI31Document(documentConfig))));
 
-  app.route('/', healthApp(store, { clock, chains: deps.chains, files: deps.files }));
+  if (deps.pix) app.route('/', pspWebhooksApp({ ...deps, pix: deps.pix }));
+  app.route('/', healthApp(store, { clock, chains: deps.chains, files: deps.files, ...(deps.pix ? { pix: deps.pix } : {}) }));
   app.route('/', docsApp());
   const hosted = hostedVerificationApp(deps, {
     limitLink: (customerId) => limits.consume('link', customerId, 'for this verification link'),
-    // The hosted page: a link that does not verify (404) counts as refused credentials.
-    pageLimits: [limits.authFailures({ failureStatuses: [404] }), limits.perAddress('address')],
+    // The hosted page: the link in its path is the credential, so a link that does not verify (404) is a refusal.
+    pageLimits: [limits.authFailures({ failureStatuses: [404], presented: () => true })],
     apiLimits: [limits.authFailures()],
   });
   app.all('/verify/*', (c) => hosted.fetch(c.req.raw, { ...(c.env as object), requestId: c.get('requestId'), logger: c.get('logger') }));

@@ -8,6 +8,8 @@ import type { SettlementProvider } from './domain/settlement/settlement-provider
 import { generateApiKey } from './domain/api-keys';
 import { checkProductionChains, checkTokens, openChains } from './flows/chain/chains';
 import { evmChainClient } from './providers/chain/evm';
+import type { PixPsp } from './domain/pix/pix-psp';
+import { pixPsp } from './providers/pix';
 import { SimulatedMarket } from './domain/rates/simulated-market';
 import type { AppDeps } from './app';
 import type { Logger } from './logger';
@@ -37,13 +39,15 @@ function sandboxKey(dataDir: string): { key: string; generated: boolean } {
 export function settlementProvider(config: Config, given?: SettlementProvider): SettlementProvider {
   if (given) return given;
   if (config.sandbox) return simulatedSettlement(config);
+  // PIX moves through a PSP (RAMP_PIX_PSP_URL) or not at all: the simulated PIX never serves production.
+  const pix = config.pix ? '' : '\nRAMP_PIX_PSP_URL: required when RAMP_ENV=production: PIX pay-ins and payouts go through a PSP (the simulated PIX serves sandbox only)';
   if (!config.RAMP_SETTLEMENT_PROVIDER) {
-    throw new ConfigError('RAMP_SETTLEMENT_PROVIDER: required when RAMP_ENV=production: money cannot move without a real settlement provider (the simulated rails serve sandbox only)');
+    throw new ConfigError(`RAMP_SETTLEMENT_PROVIDER: required when RAMP_ENV=production: money cannot move without a real settlement provider (the simulated rails serve sandbox only)${pix}`);
   }
   throw new ConfigError('RAMP_SETTLEMENT_PROVIDER: the simulated rails serve sandbox only; configure a real settlement provider for RAMP_ENV=production');
 }
 
-export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore; settlement?: SettlementProvider } = {}): Promise<AppDeps> {
+export async function bootstrap(config: Config, logger: Logger, opts: { store?: Store; files?: FileStore; settlement?: SettlementProvider; pix?: PixPsp } = {}): Promise<AppDeps> {
   // Before anything is opened: a production instance without real rails stops here, naming what is missing.
   const settlement = settlementProvider(config, opts.settlement);
   checkProductionChains(config, settlement);
@@ -76,6 +80,8 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     if (!opts.store) await store.close();
     throw err;
   });
+  // PIX through the PSP when configured: pay-ins are its charges and payouts its envios, in sandbox as in production.
+  const pix = opts.pix ?? (config.pix ? pixPsp(config.pix) : undefined);
   return {
     config,
     rates: new SimulatedMarket({ spreadBps: config.spreadBps }),
@@ -87,6 +93,7 @@ export async function bootstrap(config: Config, logger: Logger, opts: { store?: 
     files: opts.files ?? new LocalFileStore(join(config.RAMP_DATA_DIR, 'files')),
     reviews: config.sandbox ? sandboxReviewProvider : manualReviewProvider,
     settlement,
+    ...(pix ? { pix } : {}),
     chains,
     apiKey,
     partnerId,

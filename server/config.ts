@@ -1,6 +1,8 @@
 // Process configuration: read from the environment once, validated, with one clear line per bad value.
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { seedWeakness, weakness } from './secret-strength';
 import { BLOCKCHAINS } from '../src/contract/blockchains';
 import { defaultFeeSchedule, type FeeSchedule, FeeScheduleError, parseFeeSchedule } from './domain/fee-schedule';
 import { parseSpreadBps } from './domain/rates/rate-source';
@@ -14,6 +16,8 @@ import { isValidAddress, toChecksumAddress } from './domain/wallets';
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const usdAmount = z.string().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be a USD amount such as "100000.00"');
 const ms = (fallback: number) => z.coerce.number().int().min(0).max(86_400_000).default(fallback);
+/** A retention: milliseconds, up to ten years. */
+const retention = (fallback: number) => z.coerce.number().int().min(1).max(10 * 365 * 86_400_000).default(fallback);
 /** A rate limit: `<points>/<seconds>`, e.g. `100/1` (100 requests a second) or `20/60`. */
 const limit = (fallback: string) =>
   z
@@ -72,16 +76,23 @@ const ConfigSchema = z.object({
   /** Named prepared statements on PostgreSQL; `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   RAMP_DB_PREPARED_STATEMENTS: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true').transform((v) => v === 'true'),
   RAMP_SHUTDOWN_GRACE_MS: ms(20_000),
+  /** Jobs one process runs at once on PostgreSQL, each holding a pooled connection while it runs (PGlite runs one at a time). */
+  RAMP_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   RAMP_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(8),
   RAMP_JOB_RETENTION_MS: ms(7 * 86_400_000),
   RAMP_CLEANUP_INTERVAL_MS: ms(60_000),
+  /** Events are kept this long (and while a webhook delivery of theirs is pending); at least a delivery's whole schedule. */
+  RAMP_EVENT_RETENTION_MS: retention(90 * 86_400_000),
+  /** The webhook deliveries log (attempts) is kept this long. */
+  RAMP_WEBHOOK_ATTEMPT_RETENTION_MS: retention(30 * 86_400_000),
   /** Where rate-limit counters live; unset: `postgres` on PostgreSQL (shared by every process), `memory` on the embedded database. */
   RAMP_RATE_LIMIT_STORE: z.enum(['memory', 'postgres', 'off']).optional(),
   RAMP_RATE_LIMIT_API_KEY: limit('100/1'),
   RAMP_RATE_LIMIT_SESSION: limit('120/60'),
   RAMP_RATE_LIMIT_LINK: limit('60/60'),
   RAMP_RATE_LIMIT_AUTH_FAILURES: limit('20/60'),
-  RAMP_RATE_LIMIT_ADDRESS: limit('120/60'),
+  /** Anonymous onboarding sessions (RAMP_PUBLIC_ONBOARDING) per client address and origin. */
+  RAMP_RATE_LIMIT_PUBLIC_SESSION: limit('10/60'),
   RAMP_RATE_LIMIT_DEMO_SESSION: limit('10/60'),
   /** Tax ids already taken that one widget session may meet: more is someone testing ids, not a person onboarding. */
   RAMP_RATE_LIMIT_CONFLICTS: limit('5/900'),
@@ -93,6 +104,12 @@ const ConfigSchema = z.object({
   RAMP_ORPHAN_FILE_GRACE_MS: ms(3_600_000),
   RAMP_MAX_DOCUMENTS_PER_CUSTOMER: z.coerce.number().int().min(1).max(100_000).default(200),
   RAMP_MAX_DOCUMENT_BYTES_PER_CUSTOMER: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(500 * 1024 * 1024),
+  /** All of a partner's stored documents together. */
+  RAMP_MAX_DOCUMENT_BYTES_PER_PARTNER: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(100 * 1024 ** 3),
+  /** What one line of widget sessions (an onboarding session and the session of the customer it created) may upload. */
+  RAMP_MAX_UPLOAD_BYTES_PER_SESSION: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 ** 3),
+  /** The same for a line begun by an anonymous visitor (POST /bff/public-session). */
+  RAMP_MAX_UPLOAD_BYTES_PER_ANONYMOUS_SESSION: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(64 * 1024 ** 2),
   RAMP_VERIFICATION_LINK_TTL_HOURS: z.coerce.number().min(0.25, 'must be at least 0.25 (15 minutes)').max(720, 'must be at most 720 (30 days)').default(24),
   /** The rails money moves on. Only `simulated` is built in, and it serves sandbox only. */
   RAMP_SETTLEMENT_PROVIDER: z.enum(['simulated']).optional(),
@@ -106,6 +123,12 @@ const ConfigSchema = z.object({
   RAMP_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often a process looks for new events and due webhook attempts (0: never; this process then delivers none). */
   RAMP_WEBHOOK_POLL_MS: ms(500),
+  /** Webhook attempts one process has in flight at most, over every endpoint. */
+  RAMP_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Attempts to one endpoint one process has in flight at most: a slow receiver holds this many slots, no more. */
+  RAMP_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
+  /** Failed attempts in a row after which the service pauses an endpoint (0: never). */
+  RAMP_WEBHOOK_PAUSE_AFTER: z.coerce.number().int().min(0).max(100_000).default(20),
   // On-chain settlement (issue 30): a chain with an RPC URL settles on its node; its tokens and confirmations beside it.
   RAMP_CHAIN_RPC_ETHEREUM: url.optional(),
   RAMP_CHAIN_RPC_BASE: url.optional(),
@@ -125,6 +148,22 @@ const ConfigSchema = z.object({
   /** A payout not in a block this long after it was signed is signed again on its nonce with higher fees. */
   RAMP_CHAIN_REPLACE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(180_000),
   RAMP_CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // PIX through a real PSP (issue 31): BACEN's API Pix for receiving, envio de Pix for payouts. Unset: simulated (sandbox only).
+  /** The PSP's API Pix base, version included (https://pix.example.com/v2). */
+  RAMP_PIX_PSP_URL: z.url({ protocol: /^https$/, error: 'must be an https:// URL (the API Pix base, version included)' }).transform((u) => u.replace(/\/+$/, '')).optional(),
+  RAMP_PIX_OAUTH_URL: z.url({ protocol: /^https$/, error: 'must be an https:// URL (the PSP\'s OAuth 2 token endpoint)' }).optional(),
+  RAMP_PIX_CLIENT_ID: z.string().min(1).optional(),
+  RAMP_PIX_CLIENT_SECRET: z.string().min(1).optional(),
+  /** PEM files: the client certificate and its key for mutual TLS, and optionally the CA the PSP's server certificate chains to. */
+  RAMP_PIX_CERT: z.string().min(1).optional(),
+  RAMP_PIX_CERT_KEY: z.string().min(1).optional(),
+  RAMP_PIX_CA: z.string().min(1).optional(),
+  /** Our receiving Pix key (`chave`): an EVP, CNPJ, e-mail or phone, at most 77 characters. */
+  RAMP_PIX_KEY: z.string().min(1).max(77, 'must be a Pix key of at most 77 characters').optional(),
+  RAMP_PIX_PAYOUT_PROVIDER: z.enum(['efi'], { error: 'must be efi (the only payout adapter built in: Efí\'s envio de Pix)' }).optional(),
+  RAMP_PIX_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How often open charges and payouts are looked at; a charge's or payout's pause doubles from it with each check, up to 30 s. */
+  RAMP_PIX_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
   /** Prometheus metrics at /metrics on a listener of their own (off when unset; 0: a port the system picks, logged). */
   RAMP_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /** Interface of the metrics listener: loopback unless the scraper is elsewhere. */
@@ -151,6 +190,23 @@ export interface Config extends Omit<Env, 'HOST'> {
   workers: number;
   /** The chains that settle on a node (RAMP_CHAIN_RPC_<CHAIN> set), in EVM_CHAINS order. */
   chains: ChainSettings[];
+  /** The PSP PIX goes through (RAMP_PIX_PSP_URL set); undefined: PIX is simulated (sandbox only). */
+  pix?: PixSettings;
+}
+
+/** A configured PSP, its PEM files read. */
+export interface PixSettings {
+  pspUrl: string;
+  oauthUrl: string;
+  clientId: string;
+  clientSecret: string;
+  cert?: string;
+  certKey?: string;
+  ca?: string;
+  key: string;
+  payoutProvider: 'efi';
+  timeoutMs: number;
+  pollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +229,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['RAMP_API_KEY', 'RAMP_SESSION_SECRET', 'RAMP_PUBLIC_URL', 'RAMP_WALLET_SEED'] as const).filter((k) => !c[k]);
     if (missing.length) throw new ConfigError(missing.map((k) => `${k}: required when RAMP_ENV=production`).join('\n'));
     if (c.RAMP_API_KEY?.startsWith('sk_sandbox_')) throw new ConfigError('RAMP_API_KEY: a sandbox key cannot serve RAMP_ENV=production');
+    // Secrets a person chose rather than a machine drew are refused: named, with why, never echoed.
+    const weak = [
+      ['RAMP_SESSION_SECRET', weakness(c.RAMP_SESSION_SECRET!)],
+      ['RAMP_API_KEY', weakness(c.RAMP_API_KEY!.replace(/^sk_live_/, ''), 80)],
+      ['RAMP_WALLET_SEED', seedWeakness(c.RAMP_WALLET_SEED!)],
+    ].filter(([, why]) => why);
+    if (weak.length) throw new ConfigError(weak.map(([k, why]) => `${k}: not random enough for RAMP_ENV=production (${why}); draw one with \`openssl rand -hex 32\``).join('\n'));
+    if (new URL(c.RAMP_PUBLIC_URL!).protocol !== 'https:') throw new ConfigError('RAMP_PUBLIC_URL: must be https:// when RAMP_ENV=production (sessions, links and webhooks travel over it)');
   }
   if (c.RAMP_UPSTREAM_URL) {
     const missing = (['RAMP_API_KEY', 'RAMP_SESSION_SECRET'] as const).filter((k) => !c[k]);
@@ -205,11 +269,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`RAMP_WEBHOOK_SCHEDULE: ${(err as Error).message}`);
     }
   }
+  // Redelivery and retries need the event: it outlives the whole schedule of a delivery, with a day to spare.
+  const scheduleMs = webhookSchedule.reduce((a, b) => a + b, 0) * 1000;
+  if (c.RAMP_EVENT_RETENTION_MS < scheduleMs + 86_400_000) {
+    throw new ConfigError(`RAMP_EVENT_RETENTION_MS: must be at least the webhook schedule (${Math.ceil(scheduleMs / 3_600_000)} h) plus a day, so that every retry and redelivery finds its event`);
+  }
   // The metrics never share the public port: one listener cannot be both, and /metrics must not reach the internet.
   if (c.RAMP_METRICS_PORT !== undefined && c.RAMP_METRICS_PORT !== 0 && c.RAMP_METRICS_PORT === c.PORT) {
     throw new ConfigError('RAMP_METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
   }
   const chains = chainSettings(c);
+  const pix = pixSettings(c);
   const workers = c.RAMP_WORKERS === 'auto' ? (c.DATABASE_URL ? availableParallelism() : 1) : Number(c.RAMP_WORKERS);
   if (workers > 1 && !c.DATABASE_URL) {
     throw new ConfigError('RAMP_WORKERS: more than one process needs DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to one process');
@@ -219,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookSchedule,
     workers,
     chains,
+    ...(pix ? { pix } : {}),
     HOST: c.HOST ?? (c.RAMP_ENV === 'sandbox' ? '127.0.0.1' : '0.0.0.0'),
     fees,
     spreadBps,
@@ -253,4 +324,52 @@ function chainSettings(c: Env): ChainSettings[] {
   }
   if (problems.length) throw new ConfigError(problems.join('\n'));
   return chains;
+}
+
+const PIX_VARS = ['RAMP_PIX_PSP_URL', 'RAMP_PIX_OAUTH_URL', 'RAMP_PIX_CLIENT_ID', 'RAMP_PIX_CLIENT_SECRET', 'RAMP_PIX_KEY', 'RAMP_PIX_PAYOUT_PROVIDER'] as const;
+
+/**
+ * The PSP, when RAMP_PIX_PSP_URL is set: every other variable it needs is then required, and its PEM files must be
+ * readable. A PIX variable without the URL is a mistake (PIX would silently stay simulated): refused, naming it. In
+ * production the client certificate is required: real PSPs accept no call without mutual TLS.
+ */
+function pixSettings(c: Env): PixSettings | undefined {
+  const problems: string[] = [];
+  const stray = [...PIX_VARS, 'RAMP_PIX_CERT', 'RAMP_PIX_CERT_KEY', 'RAMP_PIX_CA'].filter((k) => k !== 'RAMP_PIX_PSP_URL' && c[k as keyof Env] !== undefined);
+  if (!c.RAMP_PIX_PSP_URL) {
+    if (stray.length) throw new ConfigError(stray.map((k) => `${k}: set without RAMP_PIX_PSP_URL`).join('\n'));
+    return undefined;
+  }
+  for (const k of PIX_VARS) if (!c[k]) problems.push(`${k}: required with RAMP_PIX_PSP_URL`);
+  if (Boolean(c.RAMP_PIX_CERT) !== Boolean(c.RAMP_PIX_CERT_KEY)) problems.push(c.RAMP_PIX_CERT ? 'RAMP_PIX_CERT_KEY: required with RAMP_PIX_CERT' : 'RAMP_PIX_CERT: required with RAMP_PIX_CERT_KEY');
+  if (c.RAMP_ENV === 'production' && !c.RAMP_PIX_CERT) problems.push('RAMP_PIX_CERT: required when RAMP_ENV=production (PSPs require mutual TLS)');
+  const pem = (name: 'RAMP_PIX_CERT' | 'RAMP_PIX_CERT_KEY' | 'RAMP_PIX_CA'): string | undefined => {
+    const file = c[name];
+    if (!file) return undefined;
+    try {
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes('-----BEGIN ')) problems.push(`${name}: ${file} is not a PEM file`);
+      return text;
+    } catch (err) {
+      problems.push(`${name}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      return undefined;
+    }
+  };
+  const cert = pem('RAMP_PIX_CERT');
+  const certKey = pem('RAMP_PIX_CERT_KEY');
+  const ca = pem('RAMP_PIX_CA');
+  if (problems.length) throw new ConfigError(problems.join('\n'));
+  return {
+    pspUrl: c.RAMP_PIX_PSP_URL,
+    oauthUrl: c.RAMP_PIX_OAUTH_URL!,
+    clientId: c.RAMP_PIX_CLIENT_ID!,
+    clientSecret: c.RAMP_PIX_CLIENT_SECRET!,
+    ...(cert ? { cert } : {}),
+    ...(certKey ? { certKey } : {}),
+    ...(ca ? { ca } : {}),
+    key: c.RAMP_PIX_KEY!,
+    payoutProvider: c.RAMP_PIX_PAYOUT_PROVIDER!,
+    timeoutMs: c.RAMP_PIX_TIMEOUT_MS,
+    pollMs: c.RAMP_PIX_POLL_MS,
+  };
 }

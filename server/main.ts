@@ -2,10 +2,11 @@
 // above one, this process supervises that many server processes instead (server/cluster.ts), each running the rest.
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app';
 import { serverOptions } from './http/batched-response';
+import { draining, LINGER_MS } from './http/connection';
 import { supervise } from './cluster';
 import { bootstrap } from './bootstrap';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -16,6 +17,7 @@ import { createWorkers } from './workers/index';
 import { orphanSweeper } from './workers/orphan-sweep';
 import { webhookDispatcher } from './workers/webhooks';
 import { chainMonitor } from './workers/chain-monitor';
+import { pixMonitor } from './workers/pix-monitor';
 
 let config: Config;
 try {
@@ -54,6 +56,7 @@ async function serveThisProcess(config: Config): Promise<void> {
   if (config.RAMP_METRICS_PORT !== undefined) {
     deps.metrics = createMetrics(deps);
     watchChains(deps.metrics, deps.chains);
+    if (deps.pix) deps.pix = deps.metrics.watchPsp(deps.pix);
   }
   const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env), hostname: config.HOST, serverOptions }) as Server;
   // A port that cannot be had (taken, not permitted) ends the start with one line naming it: a process that serves
@@ -86,6 +89,9 @@ async function serveThisProcess(config: Config): Promise<void> {
   webhooks.start();
   const payouts = chainMonitor(deps);
   payouts.start();
+  // PIX through a PSP: the webhook registered, open charges polled, refunds followed.
+  const pix = pixMonitor(deps);
+  pix?.start();
   server.on('error', (err) => logger.error({ err }, 'server error'));
   logger.info({ port: listening.port, env: config.RAMP_ENV, database: deps.store.kind }, 'listening');
   // One of several processes: the supervisor says it once all are listening.
@@ -99,15 +105,28 @@ async function serveThisProcess(config: Config): Promise<void> {
     stopping = true;
     const graceMs = config.RAMP_SHUTDOWN_GRACE_MS;
     logger.info({ signal, graceMs }, 'stopping: no new connections; finishing requests in flight and the current job step');
-    // Stop accepting; keep-alive connections are closed as soon as they are idle, in-flight requests finish.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    server.closeIdleConnections();
+    // Stop accepting. Every answer from now on says `Connection: close`; a keep-alive connection stays open for a moment
+    // (LINGER_MS) so that a request already on its way over it is answered rather than reset, then idle ones are closed.
+    // (http.Server.close would close the idle ones at once: net.Server's close only stops listening.)
+    draining.started = true;
+    // Connections the kernel queued before the signal but a busy event loop has not accepted yet would be reset by closing
+    // the listener: two more turns of the loop accept them (their requests are answered, with `Connection: close`).
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    let idle: NodeJS.Timeout | undefined;
+    // Idle connections are closed after the poll phase (setImmediate), never straight from a timer: after a blocked event
+    // loop the timer runs first, and a request already received but not yet read would be taken for idle and reset.
+    const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+    const linger = setTimeout(() => {
+      closeIdle();
+      idle = setInterval(closeIdle, 50);
+    }, Math.min(LINGER_MS, graceMs));
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), graceMs);
     });
-    const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop(), payouts.stop()]).then(() => 'drained' as const), graceOver]);
+    const drained = await Promise.race([Promise.all([closed, workers.stop(), sweeper.stop(), webhooks.stop(), payouts.stop(), pix?.stop()]).then(() => 'drained' as const), graceOver]);
+    clearTimeout(linger);
     clearInterval(idle);
     clearTimeout(timer);
     if (drained === 'timeout') {

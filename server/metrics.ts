@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type pg from 'pg';
 import type { ChainClient } from './domain/chain/chain-client';
+import { type PixPsp, PspRefusedError, PspUnavailableError } from './domain/pix/pix-psp';
 import type { Chains } from './flows/chain/chains';
 import type { LimitName } from './http/rate-limit';
 import type { Logger } from './logger';
@@ -21,11 +22,15 @@ const GAUGE_WAIT_MS = 2_000;
 
 export type WebhookOutcome = 'delivered' | 'retrying' | 'exhausted';
 const OUTCOMES: WebhookOutcome[] = ['delivered', 'retrying', 'exhausted'];
-const BUDGETS: LimitName[] = ['apiKey', 'session', 'link', 'authFailures', 'address', 'demoSession', 'conflicts'];
+const BUDGETS: LimitName[] = ['apiKey', 'session', 'link', 'authFailures', 'publicSession', 'demoSession', 'conflicts'];
 
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
+  /** Confirmed blocks the deposit watch of a chain has still to scan, set by the process that leads it. */
+  chainBlocksBehind: Gauge<'blockchain'>;
+  /** The PSP client, its calls counted by operation and outcome and its last success stamped. */
+  watchPsp(psp: PixPsp): PixPsp;
   /** One per webhook attempt that finished, by what became of its delivery. */
   webhookDeliveries: Counter<'outcome'>;
   /** One per request refused with 429, by the budget it was over. */
@@ -180,6 +185,48 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
     });
   }
 
+  const chainBlocksBehind = new Gauge({
+    name: 'ramp_chain_blocks_behind',
+    help: 'Confirmed blocks past the deposit watch cursor, per chain: 0 when deposits are credited as soon as they confirm. Reported by the process that leads the chain.',
+    labelNames: ['blockchain'] as const,
+    registers,
+    aggregator: 'max',
+  });
+
+  const pspCalls = new Counter({
+    name: 'ramp_pix_psp_calls_total',
+    help: 'Calls to the PIX PSP (RAMP_PIX_PSP_URL) by operation and outcome: ok, unavailable (no answer, a 5xx, a timeout), refused (a 4xx), error.',
+    labelNames: ['operation', 'outcome'] as const,
+    registers,
+  });
+  const pspSuccess = new Gauge({
+    name: 'ramp_pix_psp_last_success_timestamp_seconds',
+    help: 'Unix time of the last call to the PIX PSP that answered.',
+    registers,
+    aggregator: 'max',
+  });
+  const pspOutcome = (err: unknown) => (err instanceof PspUnavailableError ? 'unavailable' : err instanceof PspRefusedError ? 'refused' : 'error');
+  const watchPsp = (psp: PixPsp): PixPsp =>
+    new Proxy(psp, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function' || typeof key !== 'string') return value;
+        return (...args: unknown[]) => {
+          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (out instanceof Promise) {
+            void out.then(
+              () => {
+                pspCalls.inc({ operation: key, outcome: 'ok' });
+                pspSuccess.set(Date.now() / 1000);
+              },
+              (err) => pspCalls.inc({ operation: key, outcome: pspOutcome(err) }),
+            );
+          }
+          return out;
+        };
+      },
+    });
+
   const watchChainClient = (blockchain: string, client: ChainClient): ChainClient =>
     new Proxy(client, {
       get(target, key, receiver) {
@@ -194,7 +241,7 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
       },
     });
 
-  return { registry, httpDuration, webhookDeliveries, rateLimited, jobRuns, watchChainClient };
+  return { registry, httpDuration, webhookDeliveries, rateLimited, jobRuns, watchChainClient, chainBlocksBehind, watchPsp };
 }
 
 /** Puts each configured chain's node client behind `watchChainClient`, so the monitor's calls stamp their last success. */

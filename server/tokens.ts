@@ -1,5 +1,6 @@
-// Signed tokens: widget sessions for the browser (HS256 JWTs, jose), and customers' short-lived hosted verification links (an HMAC token of their own, with a key of its own).
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+// Signed tokens: widget sessions for the browser (HS256 JWTs, jose), and customers' short-lived hosted verification links (an HMAC token of their own, with a key of its own);
+// and the keys that keep working secrets encrypted at rest (stored idempotent answers, webhook signing secrets).
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { newId } from './ids';
 
@@ -10,6 +11,13 @@ export interface WidgetSessionClaims {
   customerId: string | null;
   allowedOrigins: string[];
   expiresAt: Date;
+  /**
+   * The line the session belongs to: the onboarding session's id, kept by the session bound to the customer it created
+   * (its upload budget is the line's); a session minted on its own starts its own line.
+   */
+  lineage: string;
+  /** Begun by an anonymous visitor (POST /bff/public-session): a smaller upload budget. */
+  anonymous: boolean;
 }
 
 /** What a verification-link token is for; a token with any other purpose (a widget session, say) is not a link. */
@@ -32,6 +40,46 @@ export function deriveTokenKey(secret: string, purpose: string): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', secret, 'ramp-token-keys', purpose, 32));
 }
 
+/** The HKDF info labels of the at-rest keys: one key per kind of data, none shared with a token key. */
+export const AT_REST_LABELS = { idempotencyAnswers: 'ramp idempotency answers v1', webhookSecrets: 'ramp webhook secrets v1' } as const;
+
+/** What an encrypted value starts with: text without it was stored before encryption (plain) and is read as it is. */
+export const SEALED_PREFIX = 'enc:v1:';
+
+/**
+ * AES-256-GCM for values stored at rest: `enc:v1:` + base64url(12-byte random IV, ciphertext, 16-byte tag). `context` is
+ * the additional authenticated data (the row's identity), so a value copied into another row does not open.
+ */
+export class SealedBox {
+  constructor(private readonly key: Uint8Array) {}
+
+  seal(plain: string, context: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return SEALED_PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  /**
+   * The plain text: a sealed value opened, or a value stored before encryption as it is. Undefined when a sealed value
+   * does not open (another row's, another key's — the session secret changed — or altered).
+   */
+  open(stored: string, context: string): string | undefined {
+    if (!stored.startsWith(SEALED_PREFIX)) return stored;
+    const raw = Buffer.from(stored.slice(SEALED_PREFIX.length), 'base64url');
+    if (raw.length < 28) return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAuthTag(raw.subarray(raw.length - 16));
+      return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 export interface TokenOptions {
   /** How long a verification link works after it is read (minted). Default 24 hours. */
   verificationLinkTtlSeconds?: number;
@@ -41,17 +89,24 @@ export class Tokens {
   private readonly key: Uint8Array;
   private readonly linkKey: Uint8Array;
   readonly verificationLinkTtlSeconds: number;
+  /** Stored idempotent answers (they may hold secrets: API keys, widget tokens, webhook secrets, links). */
+  readonly idempotencyAnswers: SealedBox;
+  /** Webhook endpoints' signing secrets. */
+  readonly webhookSecrets: SealedBox;
   constructor(secret: string, opts: TokenOptions = {}) {
     this.key = new TextEncoder().encode(secret);
     this.linkKey = deriveTokenKey(secret, VERIFICATION_LINK_PURPOSE);
+    this.idempotencyAnswers = new SealedBox(deriveTokenKey(secret, AT_REST_LABELS.idempotencyAnswers));
+    this.webhookSecrets = new SealedBox(deriveTokenKey(secret, AT_REST_LABELS.webhookSecrets));
     this.verificationLinkTtlSeconds = opts.verificationLinkTtlSeconds ?? 24 * 3600;
   }
 
-  async signWidgetSession(c: Omit<WidgetSessionClaims, 'sessionId'>): Promise<string> {
-    return new SignJWT({ typ: 'widget', cid: c.customerId, org: c.allowedOrigins })
+  async signWidgetSession(c: Omit<WidgetSessionClaims, 'sessionId' | 'lineage' | 'anonymous'> & Partial<Pick<WidgetSessionClaims, 'lineage' | 'anonymous'>>): Promise<string> {
+    const jti = newId();
+    return new SignJWT({ typ: 'widget', cid: c.customerId, org: c.allowedOrigins, ...(c.lineage ? { lin: c.lineage } : {}), ...(c.anonymous ? { anon: true } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(c.partnerId)
-      .setJti(newId())
+      .setJti(jti)
       .setIssuedAt()
       .setExpirationTime(Math.floor(c.expiresAt.getTime() / 1000))
       .sign(this.key);
@@ -68,6 +123,8 @@ export class Tokens {
         customerId: typeof payload.cid === 'string' ? payload.cid : null,
         allowedOrigins: Array.isArray(payload.org) ? payload.org.filter((o): o is string => typeof o === 'string') : [],
         expiresAt: new Date(payload.exp * 1000),
+        lineage: typeof payload.lin === 'string' ? payload.lin : payload.jti,
+        anonymous: payload.anon === true,
       };
     } catch {
       return undefined;
@@ -86,7 +143,7 @@ export class Tokens {
   /**
    * `signVerificationLink`'s token, without the promise, for presenters (a fresh one on every customer read): the
    * version, the claims' JSON and an HMAC-SHA256 of both under the link key, each part base64url, joined by dots (the
-   * README's "Verification links"). Not a JWT: no header to choose an algorithm, one shape, one key. node:crypto's HMAC
+   * docs/api.md's "Verification links"). Not a JWT: no header to choose an algorithm, one shape, one key. node:crypto's HMAC
    * is synchronous (WebCrypto's was ~140 µs a link, 12–17 % of a read); the whole token is made afresh each time.
    */
   verificationLinkToken(partnerId: string, customerId: string, iat = Math.floor(Date.now() / 1000)): string {

@@ -5,9 +5,11 @@ import type { CreateCustomerRequest, Customer } from '../../src/contract/custome
 import type { BffQuoteRequest } from '../../src/contract/exchange-rates';
 import type { AdditionalInformation, CreateAssociatedParty, UpdateAssociatedParty } from '../../src/contract/kyc';
 import { AppError, invalid } from '../domain/errors';
-import type { Tokens } from '../tokens';
+import type { Tokens, WidgetSessionClaims } from '../tokens';
+import { MAX_DOCUMENT_BYTES } from '../../src/contract/documents';
+import { MULTIPART_OVERHEAD } from '../http/multipart';
 import { eventsStream } from './events-stream';
-import { type BffEnv, preflight, widgetSessionAuth } from './session';
+import { type BffEnv, intoLine, preflight, widgetSessionAuth } from './session';
 import { rateLimited } from '../http/rate-limit';
 import { type Upstream, UpstreamProblem } from './upstream';
 
@@ -22,6 +24,8 @@ export interface BffDeps {
   limitSession?: (sessionId: string) => Promise<void>;
   /** The session's budget of tax-id conflicts: `blockedFor` > 0 refuses a creation before it is tried. */
   conflicts?: { blockedFor(sessionId: string): Promise<number>; spend(sessionId: string): Promise<void> };
+  /** The upload budget of the session's line: reserved before an upload is forwarded; the answer gives it back if refused. */
+  uploads?: { reserve(session: WidgetSessionClaims, declared: number | undefined, largest: number): Promise<{ reserved: number; giveBack(bytes: number): Promise<void> }> };
   /** Tuning of /bff/events (tests shorten it). */
   events?: { pollMs?: number; heartbeatMs?: number };
 }
@@ -61,8 +65,34 @@ export function bffApp(deps: BffDeps) {
     if (!/^multipart\/form-data/i.test(c.req.header('content-type') ?? '')) {
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Upload documents as multipart/form-data with the fields file, type, side and country.');
     }
-    const upload = { body: c.req.raw.body, contentType: c.req.header('content-type'), contentLength: c.req.header('content-length') };
-    return c.json(await deps.upstream.uploadDocument(boundCustomer(c), upload, ctx(c)), 201);
+    const customerId = boundCustomer(c);
+    const declared = Number(c.req.header('content-length') ?? Number.NaN);
+    // The line's budget pays for what the body declares (a body without a length: at most the largest upload), the bytes
+    // are counted as they pass, and what the upload did not use, or all of it when refused, is given back.
+    const largest = MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD;
+    const budget = await deps.uploads?.reserve(c.get('session'), Number.isFinite(declared) && declared >= 0 ? declared : undefined, largest);
+    let counted = 0;
+    let overBudget = false;
+    const counting = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        counted += chunk.byteLength;
+        // Past what the line had left (the largest upload is bounded by the parser's own 413 instead).
+        if (budget && counted > budget.reserved && budget.reserved < largest) {
+          overBudget = true;
+          out.error(new Error('the body is longer than the upload budget reserved for it'));
+        } else out.enqueue(chunk);
+      },
+    });
+    const upload = { body: budget ? c.req.raw.body?.pipeThrough(counting) ?? null : c.req.raw.body, contentType: c.req.header('content-type'), contentLength: c.req.header('content-length') };
+    try {
+      const document = await deps.upstream.uploadDocument(customerId, upload, ctx(c));
+      await budget?.giveBack(Math.max(budget.reserved - counted, 0));
+      return c.json(document, 201);
+    } catch (err) {
+      await budget?.giveBack(budget.reserved);
+      if (overBudget) throw new AppError('DOCUMENT_QUOTA_EXCEEDED', 'This upload is larger than what this widget session has left of its upload budget. Ask the partner to continue.', { extra: { scope: 'session' } });
+      throw err;
+    }
   });
 
   app.get('/customer/associated-parties', async (c) => c.json(await deps.upstream.listAssociatedParties(boundCustomer(c), ctx(c))));
@@ -129,7 +159,9 @@ export function bffApp(deps: BffDeps) {
       { customerId: customer.id, allowedOrigins: s.allowedOrigins.length ? s.allowedOrigins : undefined, expiresIn: Math.min(remaining, 3600) },
       { requestId },
     );
-    return c.json({ customer: forBrowser(customer), session }, 201);
+    // The new session continues this one's line: the upload budget is the line's, not renewed by creating a customer.
+    const token = await intoLine(deps.tokens, session.token, { lineage: s.lineage, anonymous: s.anonymous });
+    return c.json({ customer: forBrowser(customer), session: { ...session, token } }, 201);
   });
 
   // Transactions and bank accounts of the session's customer only: ids from the browser are checked against it, and a

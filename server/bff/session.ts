@@ -14,7 +14,7 @@ export interface BffEnv {
 }
 
 const ALLOW_HEADERS = 'authorization, content-type, idempotency-key, last-event-id, x-request-id';
-const EXPOSE_HEADERS = 'x-request-id, idempotency-replayed';
+const EXPOSE_HEADERS = 'x-request-id, idempotency-replayed, retry-after';
 
 /** Preflights carry no token, so they are answered for any origin; the real request is then checked against the session. */
 export const preflight: MiddlewareHandler<BffEnv> = async (c, next) => {
@@ -69,3 +69,15 @@ export function widgetSessionAuth(opts: SessionAuthOptions): MiddlewareHandler<B
     await next();
   };
 }
+
+/**
+ * A session token the upstream minted, signed again into a line of sessions: its lineage (whose upload budget it spends)
+ * and whether the line began with an anonymous visitor. Same claims and expiry otherwise.
+ */
+export async function intoLine(tokens: Tokens, token: string, line: { lineage?: string; anonymous: boolean }): Promise<string> {
+  const claims = await tokens.verifyWidgetSession(token);
+  // The BFF reads every session with the same secret: one it cannot read is a configuration error, not the browser's.
+  if (!claims) throw new Error('the upstream minted a widget session this BFF cannot verify (RAMP_SESSION_SECRET differs)');
+  return tokens.signWidgetSession({ ...claims, lineage: line.lineage, anonymous: line.anonymous });
+}
+

@@ -13,13 +13,12 @@ import type { WidgetSession } from '../../src/contract/widget-sessions';
 import { AppError, invalid, notFound } from '../domain/errors';
 import { quote } from '../flows/quotes';
 import type { ApiKeyCache } from '../http/auth';
-import type { Deps } from '../http/deps';
+import type { Db, Deps } from '../deps';
 import { presentTransaction, readCustomer } from '../presenters';
 import { issuesOf } from '../http/problem';
 import { isUuid } from '../ids';
-import type { Db } from '../store/db';
-import { partnerClockOffset } from '../store/queries/partner-clocks';
-import { getTransaction } from '../store/queries/transactions';
+import { partnerClockOffsetMs } from '../flows/partners';
+import { readTransaction } from '../flows/transactions';
 
 /** A problem answered by /v2, carried unchanged to the browser. */
 export class UpstreamProblem extends Error {
@@ -170,7 +169,8 @@ export class Upstream {
     return this.call('get', `transactions/${encodeURIComponent(id)}`, { headers: headersOf(ctx) });
   }
 
-  listEvents(q: { customerId: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: RampEvent[]; pagination: Pagination }> {
+  /** The partner's events, newest first; one customer's with `customerId`. */
+  listEvents(q: { customerId?: string; size?: string; cursor?: string }, ctx: Ctx): Promise<{ data: RampEvent[]; pagination: Pagination }> {
     return this.call('get', `events?${query(q)}`, { headers: headersOf(ctx) });
   }
 
@@ -232,7 +232,7 @@ export class InProcessUpstream extends Upstream {
   private async asPartner<T>(fn: (partnerId: string) => Promise<T>): Promise<T> {
     const partnerId = await this.local.keys.partnerFor(this.local.db, this.apiKey);
     if (!partnerId) throw new AppError('UNAUTHENTICATED', 'The API key is not valid or was revoked.');
-    const offset = this.local.deps.config.sandbox ? await partnerClockOffset(this.local.db, partnerId) : 0;
+    const offset = this.local.deps.config.sandbox ? await partnerClockOffsetMs(this.local.db, partnerId) : 0;
     return this.local.deps.clock.within(offset, () => fn(partnerId));
   }
 
@@ -254,9 +254,8 @@ export class InProcessUpstream extends Upstream {
 
   override getTransaction(id: string, ctx: Ctx): Promise<Transaction> {
     return this.asPartner(async (partnerId) => {
-      const row = isUuid(id) ? await getTransaction(this.local.db, partnerId, id) : undefined;
-      if (!row) throw notFound('Transaction');
-      return presentTransaction(row) as Transaction;
+      if (!isUuid(id)) throw notFound('Transaction');
+      return presentTransaction(await readTransaction(this.local.db, partnerId, id)) as Transaction;
     });
   }
 }

@@ -12,6 +12,12 @@ export const defaultLimits: Record<'INDIVIDUAL' | 'BUSINESS', LimitSet> = {
   BUSINESS: { single: '100000.00', daily: '500000.00', monthly: '1000000.00' },
 };
 
+/** The customer's limits: its type's defaults, each replaced by the partner's override where one is set. */
+export function limitSetWith(row: { type: 'INDIVIDUAL' | 'BUSINESS' }, o: { single: string | null; daily: string | null; monthly: string | null } | undefined): LimitSet {
+  const base = defaultLimits[row.type];
+  return { single: o?.single ?? base.single, daily: o?.daily ?? base.daily, monthly: o?.monthly ?? base.monthly };
+}
+
 /**
  * The highest any limit of a customer of each type may be set to (USD-equivalent), whatever a partner asks: a partner's
  * mistake (or a compromised key) cannot lift one customer to 10^15. RAMP_LIMIT_CEILING_INDIVIDUAL / _BUSINESS.

@@ -98,7 +98,8 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
   const [, minus, integer = '', fraction = ''] = m;
   if (integer.length > MAX_INTEGER_DIGITS) return fail('amount.too_large', `must be below 10^${MAX_INTEGER_DIGITS}`);
   const value = new Decimal(input);
-  if (minus && !rules.allowNegative && !value.isZero()) return fail('amount.negative', 'must not be negative');
+  // A sign where none may be: "-5" is negative, "-0" (or "-0.00") is a zero written as the document's pattern forbids.
+  if (minus && !rules.allowNegative) return value.isZero() ? fail('amount.invalid_format', 'must be written without a sign: "0", never "-0"') : fail('amount.negative', 'must not be negative');
   if (value.isZero() && !rules.allowZero) return fail('amount.zero', 'must be greater than zero');
   const significantDecimals = fraction.replace(/0+$/, '').length;
   if (significantDecimals > rules.decimals) {
@@ -107,7 +108,7 @@ export function parseDecimal(input: unknown, rules: DecimalRules): ParseResult {
       rules.decimals === 0 ? `${noun} are whole numbers` : `${noun} have at most ${rules.decimals} decimal place${rules.decimals === 1 ? '' : 's'}`,
     );
   }
-  // "-0" is zero: normalise it so nothing downstream ever prints a negative zero.
+  // Where a sign is allowed, "-0" is zero: normalise it so nothing downstream ever prints a negative zero.
   return { ok: true, value: value.isZero() ? new Decimal(0) : value };
 }
 

@@ -1,5 +1,5 @@
 // Verification requirements, derived from a customer's state (never stored): what is still to send, what is in review.
-import type { CustomerRow } from '../store/queries/customers';
+import type { VerificationStatus } from './verification';
 
 export type RequirementStatus = 'NOT_SENT' | 'SENT' | 'APPROVED' | 'REJECTED';
 export interface Requirement {
@@ -18,8 +18,8 @@ export const IDENTITY_REQUIREMENT = 'ID_CARD';
 export const TWO_SIDED_TYPES: readonly string[] = ['ID_CARD', 'DRIVERS_LICENSE'];
 
 export interface RequirementInputs {
-  type: CustomerRow['type'];
-  verificationStatus: CustomerRow['verificationStatus'];
+  type: 'INDIVIDUAL' | 'BUSINESS';
+  verificationStatus: VerificationStatus;
   hasAdditionalInformation: boolean;
   /** Document types sent so far (with their review status, once reviewed); a two-sided type only once both sides are in. */
   documents: { type: string; status: RequirementStatus }[];

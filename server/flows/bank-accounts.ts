@@ -4,18 +4,35 @@ import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorMessages } from '.
 import { isAlpha3Country } from '../../src/contract/countries';
 import { normalizeTaxId } from '../../src/contract/tax-id';
 import { type AccountRail, checkIdentifier, checkSelfHolder, currencyOfRail } from '../domain/bank-accounts';
-import { type FieldIssue, invalid, unknownReference } from '../domain/errors';
+import { type FieldIssue, invalid, notFound, unknownReference } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
-import type { Deps } from '../http/deps';
+import type { Deps } from '../deps';
 import { newId } from '../ids';
 import { presentBankAccount } from '../presenters';
 import type { Db } from '../store/db';
-import { type BankAccountRow, insertBankAccount, lockBankAccount, updateBankAccount } from '../store/queries/bank-accounts';
+import { type BankAccountRow, getBankAccount, insertBankAccount, listBankAccounts, lockBankAccount, updateBankAccount } from '../store/queries/bank-accounts';
 import { lockCustomer } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 import { enqueueJob } from '../store/queries/jobs';
 
 export const BANK_REVIEW_JOB = 'bank_account.review';
+
+/** A page of the partner's bank accounts, newest first (of one customer when asked). */
+export const listPartnerBankAccounts = (db: Db, partnerId: string, customerId: string | undefined, pageQuery: Parameters<typeof listBankAccounts>[3]) =>
+  listBankAccounts(db, partnerId, { customerId }, pageQuery);
+
+/** The partner's bank account; another partner's, a deleted or an unknown one is 404. */
+export async function readBankAccount(db: Db, partnerId: string, id: string): Promise<BankAccountRow> {
+  const row = await getBankAccount(db, partnerId, id);
+  if (!row) throw notFound('Bank account');
+  return row;
+}
+
+/** Deletes the partner's bank account: reads answer 404 from then on; what was paid to it keeps its record. */
+export async function deleteBankAccount(db: Db, deps: Pick<Deps, 'clock'>, partnerId: string, id: string): Promise<void> {
+  const row = await readBankAccount(db, partnerId, id);
+  await updateBankAccount(db, row.id, { deletedAt: deps.clock.now(), updatedAt: deps.clock.now() });
+}
 
 type BankDeps = Pick<Deps, 'clock' | 'config'>;
 

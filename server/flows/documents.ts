@@ -10,8 +10,8 @@ import type { Db } from '../store/db';
 import type { Config } from '../config';
 import type { FileStore, StagedFile } from '../store/file-store';
 import { listParties } from '../store/queries/associated-parties';
-import { type CustomerRow, lockCustomer, updateCustomer } from '../store/queries/customers';
-import { type DocumentRow, documentUsage, insertDocument, isFileReferenced, lockFileHash } from '../store/queries/documents';
+import { type CustomerRow, getCustomer, lockCustomer, updateCustomer } from '../store/queries/customers';
+import { type DocumentRow, documentUsage, insertDocument, isFileReferenced, listDocuments, lockFileHash, partnerDocumentBytes } from '../store/queries/documents';
 import { type FlowDeps, resumeIfCorrected, startVerification } from './verification';
 
 const Fields = z.object({
@@ -56,7 +56,7 @@ export interface DocumentDeps extends FlowDeps {
   files: FileStore;
 }
 
-/** The per-customer quota; `adding` is the file about to be recorded (none before the body is read). */
+/** The per-customer and per-partner quotas; `adding` is the file about to be recorded (none before the body is read). */
 async function assertQuota(tx: Db, config: Config, c: CustomerRow, adding?: { size: number }) {
   const used = await documentUsage(tx, c.partnerId, c.id);
   const limit = { documents: config.RAMP_MAX_DOCUMENTS_PER_CUSTOMER, bytes: config.RAMP_MAX_DOCUMENT_BYTES_PER_CUSTOMER };
@@ -68,6 +68,13 @@ async function assertQuota(tx: Db, config: Config, c: CustomerRow, adding?: { si
       { extra: { limit, used } },
     );
   }
+  const partnerBytes = await partnerDocumentBytes(tx, c.partnerId);
+  const partnerLimit = config.RAMP_MAX_DOCUMENT_BYTES_PER_PARTNER;
+  if (adding ? partnerBytes + adding.size > partnerLimit : partnerBytes >= partnerLimit) {
+    throw new AppError('DOCUMENT_QUOTA_EXCEEDED', `This partner's documents take ${partnerBytes} bytes; a partner keeps at most ${partnerLimit} bytes of documents.`, {
+      extra: { limit: { bytes: partnerLimit }, used: { bytes: partnerBytes }, scope: 'partner' },
+    });
+  }
 }
 
 /** Before reading a byte of the body: the customer can take a document and has room left in its quota. */
@@ -75,6 +82,14 @@ export async function assertCanReceive(db: Db, config: Config, c: CustomerRow | 
   assertCanUpload(c, opts);
   await assertQuota(db, config, c);
 }
+
+/** `assertCanReceive` for the partner's customer by id (an unknown one is 404). */
+export async function assertCustomerCanReceive(db: Db, config: Config, partnerId: string, customerId: string): Promise<void> {
+  await assertCanReceive(db, config, await getCustomer(db, partnerId, customerId));
+}
+
+/** A customer's documents (its parties' included), oldest first. */
+export const customerDocuments = (db: Db, c: Pick<CustomerRow, 'partnerId' | 'id'>): Promise<DocumentRow[]> => listDocuments(db, c.partnerId, c.id);
 
 /** Checks the upload's fields against the customer: type, side, country, party. */
 export async function checkFields(tx: Db, c: CustomerRow, fields: Record<string, string>, opts: { allowSelfie: boolean }) {

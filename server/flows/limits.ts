@@ -1,23 +1,17 @@
 // Transaction limits as the service applies them: the customer's limits and usage, and the atomic check-and-reserve the transaction endpoints call.
 import { Decimal } from 'decimal.js';
-import { AppError } from '../domain/errors';
-import { breachedLimit, defaultLimits, type LimitSet, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
+import { AppError, invalid, notFound } from '../domain/errors';
+import { breachedLimit, ceilingIssues, type LimitSet, limitSetWith, limitWindows, type TransactionLimits, transactionLimits } from '../domain/limits';
 import { CURRENCIES, type Currency } from '../domain/money';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
 import type { Db } from '../store/db';
 import type { Rider } from '../store/reusable';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
-import { addToLimitUsage, getOverride, type LimitUsage, lockedOverrideAndUsage, overrideAndUsage, reservationInsert } from '../store/queries/limits';
+import { addToLimitUsage, getOverride, type LimitUsage, lockedOverrideAndUsage, overrideAndUsage, putOverride, reservationInsert } from '../store/queries/limits';
 
 export async function limitSetOf(db: Db, row: CustomerRow): Promise<LimitSet> {
   return limitSetWith(row, await getOverride(db, row.partnerId, row.id));
-}
-
-/** The customer's limits: its type's defaults, each replaced by the partner's override where one is set. */
-export function limitSetWith(row: Pick<CustomerRow, 'type'>, o: { single: string | null; daily: string | null; monthly: string | null } | undefined): LimitSet {
-  const base = defaultLimits[row.type];
-  return { single: o?.single ?? base.single, daily: o?.daily ?? base.daily, monthly: o?.monthly ?? base.monthly };
 }
 
 export async function customerLimits(db: Db, deps: { clock: Clock }, row: CustomerRow): Promise<TransactionLimits> {
@@ -96,3 +90,25 @@ function refuseBreach(limits: LimitSet, used: LimitUsage['used'], amountUsd: str
     { extra: { limit: breach.limit, max: breach.max, remaining: breach.remaining, amountUsd } },
   );
 }
+
+/**
+ * The partner sets a customer's limits (null: back to the default), each at most the service's ceiling for the customer's
+ * type (`ceilings`); one transaction, under the customer's lock. Answers the limits now.
+ */
+export async function setCustomerLimits(
+  db: Db,
+  deps: { clock: Clock; ceilings: Record<CustomerRow['type'], string> },
+  partnerId: string,
+  customerId: string,
+  body: { single?: string | null; daily?: string | null; monthly?: string | null },
+): Promise<TransactionLimits> {
+  return db.transaction(async (tx) => {
+    const row = await lockCustomer(tx, partnerId, customerId);
+    if (!row) throw notFound('Customer');
+    const over = ceilingIssues(body, deps.ceilings[row.type]);
+    if (over.length) throw invalid(over);
+    await putOverride(tx, partnerId, customerId, { single: body.single ?? null, daily: body.daily ?? null, monthly: body.monthly ?? null }, deps.clock.now());
+    return customerLimits(tx, deps, row);
+  });
+}
+

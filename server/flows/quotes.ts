@@ -8,7 +8,7 @@ import { insertLockedQuote } from '../store/queries/exchange-rates';
 import { defaultRail, priceQuoteRemembered, validatePair } from '../domain/pricing';
 import type { Db } from '../store/db';
 import { getPartnerFee } from '../store/queries/partner-fees';
-import type { Deps } from '../http/deps';
+import type { Deps } from '../deps';
 import { requireChain } from './chain/chains';
 
 export type QuoteDeps = Pick<Deps, 'clock' | 'rates' | 'config' | 'chains' | 'settlement'>;

@@ -2,7 +2,7 @@
 import { TWO_SIDED_TYPES } from '../domain/requirements';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
-import { AppError } from '../domain/errors';
+import { AppError, notFound } from '../domain/errors';
 import { assertMove, missingForBusiness, missingForIndividual, type VerificationStatus } from '../domain/verification';
 import { presentCustomerEvent } from '../presenters';
 import type { ReviewDecision, ReviewProvider } from '../sandbox/review-provider';
@@ -12,12 +12,13 @@ import { type CustomerRow, lockCustomer, updateCustomer } from '../store/queries
 import { listDocuments, markDocuments } from '../store/queries/documents';
 import { insertEvent } from '../store/queries/events';
 import { enqueueJob } from '../store/queries/jobs';
-import { insertVerification, latestVerification, updateVerification, type VerificationRow } from '../store/queries/verifications';
+import { getVerification, insertVerification, latestVerification, listVerifications, updateVerification, type VerificationRow } from '../store/queries/verifications';
 import type { RateSource } from '../domain/rates/rate-source';
 import { deriveWallets } from '../domain/wallets';
 import { insertWallets } from '../store/queries/wallets';
 import type { Tokens } from '../tokens';
 import { newId } from '../ids';
+import { findCustomer } from './customers';
 import { loadKycSnapshots } from './kyc-state';
 
 export interface FlowDeps {
@@ -150,4 +151,30 @@ export async function runReview(tx: Db, deps: FlowDeps, job: { partnerId: string
   const decision = deps.reviews.decide({ type: c.type, taxId: c.taxId, resumed: job.payload.resumed === true });
   if (decision.outcome === 'PENDING') return;
   await applyDecision(tx, deps, c, v, decision);
+}
+
+/** POST /verifications: a business asks for review itself; individuals start with liveness, and a final rejection is final. */
+export async function requestVerification(db: Db, deps: FlowDeps, partnerId: string, customerId: string): Promise<VerificationRow> {
+  return db.transaction(async (tx) => {
+    const customer = await lockCustomer(tx, partnerId, customerId);
+    if (!customer) throw notFound('Customer');
+    if (customer.type !== 'BUSINESS') {
+      throw new AppError('INVALID_STATE', 'Individuals start verification by completing the liveness check on their verification link.');
+    }
+    if (customer.verificationStatus === 'FINAL_REJECTION') throw new AppError('INVALID_STATE', 'This customer was finally rejected.');
+    return (await startVerification(tx, deps, customer, { explicit: true }))!;
+  });
+}
+
+/** The reviews of the partner's customer (404 for an unknown customer). */
+export async function listCustomerVerifications(db: Db, partnerId: string, customerId: string): Promise<VerificationRow[]> {
+  const customer = await findCustomer(db, partnerId, customerId);
+  return listVerifications(db, customer.partnerId, customer.id);
+}
+
+/** One review of the partner's customer; anything else is 404. */
+export async function readVerification(db: Db, partnerId: string, customerId: string, id: string): Promise<VerificationRow> {
+  const v = await getVerification(db, partnerId, customerId, id);
+  if (!v) throw notFound('Verification');
+  return v;
 }

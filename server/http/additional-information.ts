@@ -4,13 +4,11 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import { isAlpha3Country } from '../../src/contract/countries';
 import { CustomerSchema } from '../../src/contract/customers';
 import { AdditionalInformationSchema } from '../../src/contract/kyc';
-import { AppError, type FieldIssue, invalid, notFound } from '../domain/errors';
-import { assertAdditionalInformationAllowed } from '../domain/verification';
-import { lockCustomer, updateCustomer } from '../store/queries/customers';
+import { type FieldIssue, invalid } from '../domain/errors';
+import { setAdditionalInformation } from '../flows/customers';
 import { CustomerIdParam } from './customer-path';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
-import { presentCustomer } from '../presenters';
 
 const route = createRoute({
   operationId: 'updateAdditionalInformation',
@@ -38,18 +36,7 @@ export function additionalInformationApp(deps: Deps) {
       issues.push({ path: 'regulatedActivityDetails', message: 'is required when isRegulatedActivity is true' });
     }
     if (issues.length) throw invalid(issues);
-    const partnerId = c.get('partnerId');
-    const customer = await deps.store.db.transaction(async (tx) => {
-      const row = await lockCustomer(tx, partnerId, id);
-      if (!row) throw notFound('Customer');
-      assertAdditionalInformationAllowed(row.verificationStatus);
-      if (row.type !== info.type) {
-        throw new AppError('VALIDATION_FAILED', `This customer is ${row.type}; send the ${row.type} record.`, { errors: [{ path: 'type', message: `must be ${row.type}` }] });
-      }
-      const now = deps.clock.now();
-      const updated = await updateCustomer(tx, partnerId, id, { additionalInformation: info, updatedAt: now });
-      return presentCustomer(tx, deps, updated);
-    });
+    const customer = await setAdditionalInformation(deps.store.db, deps, c.get('partnerId'), id, info);
     return c.json(customer, 200);
   });
 }

@@ -4,7 +4,7 @@ import { AssociatedPartySchema, CreateAssociatedPartySchema, UpdateAssociatedPar
 import { Uuid } from '../../src/contract/common';
 import { addParty, correctParty, partiesOf, removeParty } from '../flows/associated-parties';
 import { CustomerIdParam, findCustomer } from './customer-path';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 import { presentParty } from '../presenters';
 

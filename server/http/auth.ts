@@ -1,8 +1,8 @@
 // Bearer API-key auth for /v2: the key names the partner; a missing or unknown key is a 401 problem with WWW-Authenticate.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { AppError } from '../domain/errors';
-import type { Db } from '../store/db';
-import { partnerIdForKey } from '../store/queries/partners';
+import type { Db } from '../deps';
+import { partnerForApiKey } from '../flows/partners';
 import type { AppEnv } from './env';
 
 /**
@@ -28,7 +28,7 @@ export class ApiKeyCache {
     const hit = this.entries.get(key);
     if (hit && hit.until > this.now()) return hit.partnerId;
     this.entries.delete(key);
-    const partnerId = await partnerIdForKey(db, key);
+    const partnerId = await partnerForApiKey(db, key);
     if (partnerId && this.ttlMs > 0) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { partnerId, until: this.now() + this.ttlMs });

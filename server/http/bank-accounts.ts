@@ -2,12 +2,10 @@
 import { createRoute } from '@hono/zod-openapi';
 import { BankAccountSchema, CreateBankAccountSchema } from '../../src/contract/bank-accounts';
 import { PageQuery, page, Uuid } from '../../src/contract/common';
-import { notFound } from '../domain/errors';
-import { createBankAccount } from '../flows/bank-accounts';
+import { createBankAccount, deleteBankAccount, listPartnerBankAccounts, readBankAccount } from '../flows/bank-accounts';
 import { presentBankAccount } from '../presenters';
-import { getBankAccount, listBankAccounts, updateBankAccount } from '../store/queries/bank-accounts';
 import { CustomerIdParam as IdParam } from './customer-path';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const create = createRoute({
@@ -58,18 +56,12 @@ export function bankAccountsApp(deps: Deps) {
     .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listBankAccounts(db, c.get('partnerId'), { customerId: q.customerId }, q);
+      const result = await listPartnerBankAccounts(db, c.get('partnerId'), q.customerId, q);
       return c.json({ data: result.data.map(presentBankAccount), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => {
-      const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
-      if (!row) throw notFound('Bank account');
-      return c.json(presentBankAccount(row), 200);
-    })
+    .openapi(read, async (c) => c.json(presentBankAccount(await readBankAccount(db, c.get('partnerId'), c.req.valid('param').id)), 200))
     .openapi(remove, async (c) => {
-      const row = await getBankAccount(db, c.get('partnerId'), c.req.valid('param').id);
-      if (!row) throw notFound('Bank account');
-      await updateBankAccount(db, row.id, { deletedAt: deps.clock.now(), updatedAt: deps.clock.now() });
+      await deleteBankAccount(db, deps, c.get('partnerId'), c.req.valid('param').id);
       return c.body(null, 204);
     });
 }

@@ -5,7 +5,7 @@
 // quote: ~25 µs of its ~80 µs, against ~8 µs for a server fast enough to keep its peer awake. Batched, the quote went
 // from 0.30× to 0.34× of bare node:http (bench/http.ts cases, interleaved). The cost is latency: an answer waits for the
 // handlers still running in its turn, at most one turn of the loop; an idle server's turn holds one answer.
-// With the load generator pinned to a core of its own (issue 38), the quote still gained (README, Benchmarks). This is a
+// With the load generator pinned to a core of its own (issue 38), the quote still gained (docs/performance.md). This is a
 // subclass through node's documented `ServerResponse` option; @hono/node-server, which calls `end()` and `destroy()` and
 // reads `writableFinished`, is pinned in package.json, and test/server/batched-response.test.ts checks its answers
 // through this class against node's own.

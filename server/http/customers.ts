@@ -1,7 +1,6 @@
 // /v2/customers: create (individual or business), list with filters, read one.
 import { createRoute, z } from '@hono/zod-openapi';
 import { Uuid } from '../../src/contract/common';
-import { checkNewCustomer, DEFAULT_TAX_COUNTRY, fieldErrorMessages } from '../../src/contract/customer-rules';
 import {
   CreateCustomerSchema,
     CustomerListQuery,
@@ -9,13 +8,10 @@ import {
   CustomerReadQuery,
   CustomerSchema,
 } from '../../src/contract/customers';
-import { normalizeTaxId } from '../../src/contract/tax-id';
-import { AppError, invalid, notFound } from '../domain/errors';
-import { newId } from '../ids';
-import { insertCustomer, listCustomers } from '../store/queries/customers';
-import { insertEvent } from '../store/queries/events';
-import type { Deps } from './deps';
-import { presentCustomer, presentCustomerEvent, presentCustomers, readCustomer } from '../presenters';
+import { notFound } from '../domain/errors';
+import { createCustomer as createCustomerFlow, listPartnerCustomers } from '../flows/customers';
+import type { Deps } from '../deps';
+import { readCustomer } from '../presenters';
 import { openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
@@ -69,51 +65,14 @@ export function customersApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
     .openapi(createCustomer, async (c) => {
-      const body = c.req.valid('json');
-      const now = deps.clock.now();
-      const bad = checkNewCustomer(body, now);
-      const badFields = Object.entries(bad);
-      if (badFields.length) throw invalid(badFields.map(([path, key]) => ({ path, message: fieldErrorMessages[key] })));
-      const partnerId = c.get('partnerId');
-      const customer = await db.transaction(async (tx) => {
-        const result = await insertCustomer(tx, {
-          id: newId(),
-          partnerId,
-          type: body.type,
-          name: body.type === 'INDIVIDUAL' ? body.name : null,
-          legalName: body.type === 'BUSINESS' ? body.legalName : null,
-          taxId: normalizeTaxId(body.taxId),
-          birthDate: body.type === 'INDIVIDUAL' ? body.birthDate : null,
-          incorporationDate: body.type === 'BUSINESS' ? body.incorporationDate : null,
-          // An individual without a country was checked as Brazilian (a CPF): the record says so.
-          country: body.country ?? (body.type === 'INDIVIDUAL' ? DEFAULT_TAX_COUNTRY : null),
-          email: body.email ?? null,
-          metadata: body.metadata ?? {},
-          createdAt: now,
-          updatedAt: now,
-        });
-        if ('existingId' in result) {
-          throw new AppError('CONFLICT', `A customer with this taxId already exists: ${result.existingId}.`, {
-            errors: [{ path: 'taxId', message: `already belongs to customer ${result.existingId}` }],
-            extra: { existingCustomerId: result.existingId },
-          });
-        }
-        await insertEvent(tx, { partnerId, customerId: result.row.id, eventType: 'customer.created', data: await presentCustomerEvent(tx, deps, result.row) }, now);
-        return presentCustomer(tx, deps, result.row);
-      });
+      const customer = await createCustomerFlow(db, deps, c.get('partnerId'), c.req.valid('json'));
       c.header('location', `/v2/customers/${customer.id}`);
       return c.json(customer, 201);
     })
     .openapi(listCustomersRoute, async (c) => {
       const q = c.req.valid('query');
-      const page = await listCustomers(
-        db,
-        c.get('partnerId'),
-        { type: q.type, status: q.status, taxId: q.taxId ? normalizeTaxId(q.taxId) : undefined, email: q.email },
-        { size: q.size, cursor: q.cursor },
-      );
-      const data = await presentCustomers(db, deps, page.data);
-      return c.json({ data, pagination: page.pagination }, 200);
+      const page = await listPartnerCustomers(db, deps, c.get('partnerId'), { type: q.type, status: q.status, taxId: q.taxId, email: q.email }, { size: q.size, cursor: q.cursor });
+      return c.json(page, 200);
     })
     .openapi(getCustomerRoute, async (c) => {
       const { id } = c.req.valid('param');

@@ -1,14 +1,12 @@
 // /v2/customers/{id}/documents: upload one document (multipart, streamed, 50 MB) and list them.
 import { createRoute, z } from '@hono/zod-openapi';
 import { DocumentSchema, UploadDocumentSchema } from '../../src/contract/kyc';
-import { assertCanReceive, documentUpload, recordDocument } from '../flows/documents';
+import { assertCustomerCanReceive, customerDocuments, documentUpload, recordDocument } from '../flows/documents';
 import { invalid } from '../domain/errors';
 import { isUuid } from '../ids';
-import { listDocuments } from '../store/queries/documents';
-import { getCustomer } from '../store/queries/customers';
 import { CustomerIdParam, findCustomer } from './customer-path';
 import { idempotentUpload } from './idempotency';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { withUpload } from './multipart';
 import { openApiApp, problems } from './openapi-app';
 import { presentDocument } from '../presenters';
@@ -53,10 +51,10 @@ export function documentsApp(deps: Deps) {
     if (!isUuid(id)) throw invalid([{ path: 'id', message: 'must be a UUID' }]);
     const partnerId = c.get('partnerId');
     // Refuse before reading the body when the answer cannot be yes.
-    await assertCanReceive(deps.store.db, deps.config, await getCustomer(deps.store.db, partnerId, id));
+    await assertCustomerCanReceive(deps.store.db, deps.config, partnerId, id);
     return withUpload(c.req.raw, deps.files, documentUpload, (received) =>
       // The Idempotency-Key fingerprint is the file's sha256 (hashed while streaming) and the fields.
-      idempotentUpload(c, { db: deps.store.db, clock: deps.clock }, { sha256: received.file?.sha256, fields: received.fields }, async () => {
+      idempotentUpload(c, { db: deps.store.db, clock: deps.clock, answers: deps.tokens.idempotencyAnswers }, { sha256: received.file?.sha256, fields: received.fields }, async () => {
         const doc = await recordDocument(deps.store.db, deps, partnerId, id, received, { allowSelfie: false });
         return c.json(presentDocument(doc), 201);
       }),
@@ -66,7 +64,7 @@ export function documentsApp(deps: Deps) {
     .openapi(listDocs, async (c) => {
       const { id } = c.req.valid('param');
       const row = await findCustomer(deps.store.db, c.get('partnerId'), id);
-      const docs = await listDocuments(deps.store.db, row.partnerId, row.id);
+      const docs = await customerDocuments(deps.store.db, row);
       return c.json({ data: docs.map(presentDocument) }, 200);
     });
 }

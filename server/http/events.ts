@@ -4,11 +4,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { Uuid } from '../../src/contract/common';
 import { EventListQuery, EventPageSchema, EventSchema } from '../../src/contract/events';
 import { DeliveriesCreatedSchema } from '../../src/contract/webhooks';
-import { notFound } from '../domain/errors';
 import { redeliver } from '../flows/webhooks';
-import { listEvents } from '../store/queries/event-list';
-import { getEvent } from '../store/queries/webhooks';
-import type { Deps } from './deps';
+import { listPartnerEvents, readEvent } from '../flows/events';
+import { presentEvent } from '../presenters';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const list = createRoute({
@@ -46,20 +45,15 @@ const redeliverRoute = createRoute({
   responses: { 202: { description: 'Queued', content: { 'application/json': { schema: DeliveriesCreatedSchema } } }, ...problems(400, 401, 404, 409) },
 });
 
-const present = (e: { id: string; eventType: string; createdAt: Date; data: Record<string, unknown> }) => ({ eventId: e.id, eventType: e.eventType, createdAt: e.createdAt.toISOString(), data: e.data });
 
 export function eventsApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listEvents(db, c.get('partnerId'), { customerId: q.customerId, eventType: q.eventType, since: q.since, until: q.until }, q);
-      return c.json({ data: result.data.map(present), pagination: result.pagination }, 200);
+      const result = await listPartnerEvents(db, c.get('partnerId'), { customerId: q.customerId, eventType: q.eventType, since: q.since, until: q.until }, q);
+      return c.json({ data: result.data.map(presentEvent), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => {
-      const row = await getEvent(db, c.get('partnerId'), c.req.valid('param').id);
-      if (!row) throw notFound('Event');
-      return c.json(present(row), 200);
-    })
+    .openapi(read, async (c) => c.json(presentEvent(await readEvent(db, c.get('partnerId'), c.req.valid('param').id)), 200))
     .openapi(redeliverRoute, async (c) => c.json(await redeliver(db, c.get('partnerId'), c.req.valid('param').id), 202));
 }

@@ -2,7 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { QuoteRequestSchema, QuoteSchema } from '../../src/contract/exchange-rates';
 import { quote } from '../flows/quotes';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const route = createRoute({

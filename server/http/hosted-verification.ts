@@ -6,10 +6,9 @@ import { cors } from 'hono/cors';
 import { html } from 'hono/html';
 import { AppError, notFound } from '../domain/errors';
 import { isDecided } from '../domain/verification';
-import { assertCanReceive, completeLiveness, documentUpload, recordDocument, selfieUpload } from '../flows/documents';
-import { getCustomer } from '../store/queries/customers';
-import { listDocuments } from '../store/queries/documents';
-import type { Deps } from './deps';
+import { assertCanReceive, completeLiveness, customerDocuments, documentUpload, recordDocument, selfieUpload } from '../flows/documents';
+import { customerIfAny } from '../flows/customers';
+import type { Deps } from '../deps';
 import type { AppEnv } from './env';
 import { jsonBodyLimit } from './json-body';
 import { withUpload } from './multipart';
@@ -59,7 +58,9 @@ export function hostedVerificationApp(
   app.get('/verify/:token', async (c) => {
     const token = c.req.param('token');
     const link = await deps.tokens.verifyVerificationLink(token);
-    const row = link && (await getCustomer(db, link.partnerId, link.customerId));
+    const row = link && (await customerIfAny(db, link.partnerId, link.customerId));
+    // A valid link's page loads spend its own budget (as its API calls do), never its visitor's address's.
+    if (row) await opts.limitLink?.(link.customerId);
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
     // Never framed: the liveness check must run top level (or in a popup), as the spec's hosted flow requires.
@@ -88,7 +89,7 @@ export function hostedVerificationApp(
   for (const limit of opts.apiLimits ?? []) api.use('*', limit);
   // <ramp-verification> embedded on a partner's page calls this API from that origin. The link token in the
   // Authorization header is the only credential (no cookies), so any origin may send it.
-  api.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH'], allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'accept'], exposeHeaders: ['x-request-id'], maxAge: 600 }));
+  api.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH'], allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'accept'], exposeHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
   api.use('*', async (c, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     const link = m ? await deps.tokens.verifyVerificationLink(m[1]!) : undefined;
@@ -103,7 +104,7 @@ export function hostedVerificationApp(
 
   const customerOf = async (c: Context<HostedEnv>) => {
     const { partnerId, customerId } = c.get('link');
-    const row = await getCustomer(db, partnerId, customerId);
+    const row = await customerIfAny(db, partnerId, customerId);
     if (!row) throw notFound('Customer');
     return row;
   };
@@ -123,7 +124,7 @@ export function hostedVerificationApp(
 
   api.get('/customer/documents', async (c) => {
     const row = await undecidedCustomerOf(c);
-    return c.json({ data: (await listDocuments(db, row.partnerId, row.id)).map(presentHostedDocument) });
+    return c.json({ data: (await customerDocuments(db, row)).map(presentHostedDocument) });
   });
 
   api.post('/customer/documents', async (c) => {

@@ -2,13 +2,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import { PageQuery, page } from '../../src/contract/common';
 import { CreatePartnerFeeSchema, type PartnerFee, PartnerFeeSchema } from '../../src/contract/exchange-rates';
-import { invalid, notFound } from '../domain/errors';
-import { parsePartnerFees } from '../domain/fee-schedule';
-import { addressProblem } from '../domain/wallets';
-import { newId } from '../ids';
-import { getPartnerFee, insertPartnerFee, listPartnerFees, type PartnerFeeRow } from '../store/queries/partner-fees';
+import { createPartnerFee, listPartnerFeesOf, type PartnerFeeRow, readPartnerFee } from '../flows/partner-fees';
 import { CustomerIdParam as IdParam } from './customer-path';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const present = (r: PartnerFeeRow): PartnerFee => ({
@@ -56,30 +52,13 @@ export function partnerFeesApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
     .openapi(create, async (c) => {
-      const body = c.req.valid('json');
-      const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
-      const fees = parsePartnerFees(body.fees);
-      const problem = addressProblem(blockchain, body.walletAddress);
-      if (problem) throw invalid([{ path: 'walletAddress', message: problem }]);
-      const row = await insertPartnerFee(db, {
-        id: newId(),
-        partnerId: c.get('partnerId'),
-        name: body.name,
-        walletAddress: body.walletAddress,
-        blockchain,
-        fees,
-        createdAt: deps.clock.now(),
-      });
+      const row = await createPartnerFee(db, { clock: deps.clock, defaultBlockchain: deps.config.RAMP_DEFAULT_BLOCKCHAIN }, c.get('partnerId'), c.req.valid('json'));
       return c.json(present(row), 201);
     })
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listPartnerFees(db, c.get('partnerId'), q);
+      const result = await listPartnerFeesOf(db, c.get('partnerId'), q);
       return c.json({ data: result.data.map(present), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => {
-      const row = await getPartnerFee(db, c.get('partnerId'), c.req.valid('param').id);
-      if (!row) throw notFound('Partner fee');
-      return c.json(present(row), 200);
-    });
+    .openapi(read, async (c) => c.json(present(await readPartnerFee(db, c.get('partnerId'), c.req.valid('param').id)), 200));
 }

@@ -2,16 +2,13 @@
 // process agrees on a partner's time (read at most once a second per partner and process, and at once after a move made
 // through this process); in production there is no offset and no query.
 import type { MiddlewareHandler } from 'hono';
-import { knownPartnerClockOffset, partnerClockOffset } from '../store/queries/partner-clocks';
-import type { Deps } from './deps';
+import { onPartnerClock } from '../flows/partners';
+import type { Deps } from '../deps';
 
 export function partnerTime(deps: Pick<Deps, 'clock' | 'config' | 'store'>): MiddlewareHandler<{ Variables: { partnerId: string } }> {
   return (c, next) => {
     const partnerId = c.get('partnerId');
     if (!deps.config.sandbox || !partnerId) return next();
-    // The offset read within the last second is known without a promise (most requests).
-    const known = knownPartnerClockOffset(partnerId);
-    if (known !== undefined) return deps.clock.within(known, next);
-    return partnerClockOffset(deps.store.db, partnerId).then((offset) => deps.clock.within(offset, next));
+    return onPartnerClock(deps.store.db, deps.clock, partnerId, next);
   };
 }

@@ -1,9 +1,8 @@
 // /v2/partner: who the calling API key belongs to. A pure BFF reads it to accept only its own partner's widget sessions.
 import { createRoute } from '@hono/zod-openapi';
 import { PartnerSchema } from '../../src/contract/partner';
-import { notFound } from '../domain/errors';
-import { getPartner } from '../store/queries/partners';
-import type { Deps } from './deps';
+import { readPartner } from '../flows/partners';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const getPartnerRoute = createRoute({
@@ -20,8 +19,7 @@ const getPartnerRoute = createRoute({
 
 export function partnerApp(deps: Deps) {
   return openApiApp().openapi(getPartnerRoute, async (c) => {
-    const row = await getPartner(deps.store.db, c.get('partnerId'));
-    if (!row) throw notFound('Partner');
+    const row = await readPartner(deps.store.db, c.get('partnerId'));
     return c.json({ id: row.id, name: row.name, environment: deps.config.RAMP_ENV, createdAt: row.createdAt.toISOString() }, 200);
   });
 }

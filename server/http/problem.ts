@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { AppError, type ErrorCode, type FieldIssue, invalid } from '../domain/errors';
-import { isConnectionError } from '../store/db';
+import { databaseTrouble } from '../flows/database-trouble';
 import type { AppEnv } from './env';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -28,7 +28,9 @@ const statusOf: Record<ErrorCode, number> = {
   BLOCKCHAIN_UNAVAILABLE: 422,
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 502,
+  PSP_UNAVAILABLE: 503,
   DATABASE_UNAVAILABLE: 503,
+  SERVICE_BUSY: 503,
   INSUFFICIENT_STORAGE: 507,
   INTERNAL: 500,
 };
@@ -42,6 +44,10 @@ const titleOf = (code: ErrorCode): string =>
 
 /** Seconds a client should wait before retrying while the database is away. */
 export const DATABASE_RETRY_AFTER_S = 2;
+/** Every database connection of this process is in use: a moment later one is free. */
+export const BUSY_RETRY_AFTER_S = 1;
+/** The PSP (PIX) could not be reached: nothing was done; the client tries again shortly. */
+export const PSP_RETRY_AFTER_S = 5;
 /** A full disk frees up when someone acts: the client waits a minute before sending its file again. */
 export const STORAGE_RETRY_AFTER_S = 60;
 
@@ -65,6 +71,8 @@ export function problemResponse(c: Context<AppEnv>, err: AppError): Response {
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
   if (err.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="ramp"';
   if (err.code === 'DATABASE_UNAVAILABLE') headers['retry-after'] = String(DATABASE_RETRY_AFTER_S);
+  if (err.code === 'SERVICE_BUSY') headers['retry-after'] = String(BUSY_RETRY_AFTER_S);
+  if (err.code === 'PSP_UNAVAILABLE') headers['retry-after'] = String(PSP_RETRY_AFTER_S);
   if (err.code === 'INSUFFICIENT_STORAGE') headers['retry-after'] = String(STORAGE_RETRY_AFTER_S);
   if (err.code === 'RATE_LIMITED' && typeof err.extra?.retryAfter === 'number') headers['retry-after'] = String(err.extra.retryAfter);
   // newResponse keeps headers that middleware already set (CORS, request id).
@@ -99,7 +107,13 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
       err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 401 ? 'UNAUTHENTICATED' : err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
     if (err.status < 500) return problemResponse(c, new AppError(code, err.message || titleOf(code)));
   }
-  if (isConnectionError(err)) {
+  const trouble = databaseTrouble(err);
+  if (trouble === 'busy') {
+    // The database answers; this process has every connection in use. Busy, not down: a short wait, nothing done.
+    c.get('logger')?.warn({ requestId: c.get('requestId') }, 'database pool busy');
+    return problemResponse(c, new AppError('SERVICE_BUSY', 'Every database connection of this server is in use. Retry in a second, with the same Idempotency-Key for a write.'));
+  }
+  if (trouble === 'unavailable') {
     // The database is away (restarting, unreachable, our connection was cut): nothing was done; try again shortly.
     c.get('logger')?.warn({ code: (err as { code?: string }).code, requestId: c.get('requestId') }, 'database unavailable');
     return problemResponse(c, new AppError('DATABASE_UNAVAILABLE', 'The database is not reachable right now. Retry after a few seconds, with the same Idempotency-Key for a write.'));

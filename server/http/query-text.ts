@@ -3,6 +3,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { hasControlCharacter, textErrorMessages } from '../../src/contract/text';
 import { invalid } from '../domain/errors';
+import { setAnswerHeader } from './answer-headers';
+import { answeredVersion } from './versions';
 
 /** A query of printable ASCII characters other than `%`. */
 const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
@@ -16,8 +18,13 @@ export function queryText(): MiddlewareHandler {
     if (!PLAIN.test(query)) {
       for (const [name, value] of new URLSearchParams(query)) {
         const shown = () => name.replace(/[\p{Cc}\p{Cs}]/gu, '?');
-        if (hasControlCharacter(name)) throw invalid([{ path: `query.${shown()}`, message: 'is a parameter name with control characters or malformed Unicode' }]);
-        if (hasControlCharacter(value)) throw invalid([{ path: `query.${shown()}`, message: textErrorMessages.controlCharacter }]);
+        const refuse = (message: string) => {
+          // Checked before /v2's own stack runs, so the refusal names its version here, as every other /v2 answer does.
+          if (c.req.path.startsWith('/v2/')) setAnswerHeader(c, 'ramp-version', answeredVersion(c.req.header('ramp-version')));
+          return invalid([{ path: `query.${shown()}`, message }]);
+        };
+        if (hasControlCharacter(name)) throw refuse('is a parameter name with control characters or malformed Unicode');
+        if (hasControlCharacter(value)) throw refuse(textErrorMessages.controlCharacter);
       }
     }
     return next();

@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
-import type { Store } from '../store/db';
+import type { Deps } from '../deps';
 import { LeasedLimiter } from './rate-limit-lease';
 
 /**
@@ -16,13 +16,13 @@ import { LeasedLimiter } from './rate-limit-lease';
  * - `apiKey`: /v2 requests per API key (the BFF's in-process calls are counted per widget session instead);
  * - `session`: /bff requests per widget session;
  * - `link`: /verify/api requests per verification link (per customer it names);
- * - `authFailures`: refused credentials (API key, widget session, link) per client address; over it, every
- *   request with credentials from that address answers 429 until the window ends;
- * - `address`: unauthenticated page loads (the hosted verification page) per client address;
+ * - `authFailures`: refused credentials (API key, widget session, link) per client address; over it, the refused
+ *   requests from that address answer 429 until the window ends (valid credentials are never held back by it);
+ * - `publicSession`: anonymous onboarding sessions minted per client address and origin;
  * - `demoSession`: sandbox demo sessions minted per client address;
  * - `conflicts`: tax ids already taken that one widget session met (a cap on probing whose id is registered).
  */
-export type LimitName = 'apiKey' | 'session' | 'link' | 'authFailures' | 'address' | 'demoSession' | 'conflicts';
+export type LimitName = 'apiKey' | 'session' | 'link' | 'authFailures' | 'publicSession' | 'demoSession' | 'conflicts';
 
 /** Set as a binding on the requests the BFF sends to /v2 in-process: they were already counted per widget session. */
 export const IN_PROCESS = Symbol('ramp.in-process');
@@ -32,7 +32,7 @@ const settings = (config: Config): Record<LimitName, { points: number; seconds: 
   session: config.RAMP_RATE_LIMIT_SESSION,
   link: config.RAMP_RATE_LIMIT_LINK,
   authFailures: config.RAMP_RATE_LIMIT_AUTH_FAILURES,
-  address: config.RAMP_RATE_LIMIT_ADDRESS,
+  publicSession: config.RAMP_RATE_LIMIT_PUBLIC_SESSION,
   demoSession: config.RAMP_RATE_LIMIT_DEMO_SESSION,
   conflicts: config.RAMP_RATE_LIMIT_CONFLICTS,
 });
@@ -121,7 +121,7 @@ export class RateLimits {
 
   constructor(
     config: Config,
-    store: Store,
+    store: Deps['store'],
     private readonly logger?: Logger,
     /** Counts each 429 decided here by its budget (`ramp_rate_limited_total`). */
     private readonly metrics?: Pick<Metrics, 'rateLimited'>,
@@ -196,26 +196,21 @@ export class RateLimits {
   }
 
   /**
-   * Around a route that takes credentials: an address over its budget of refused credentials gets 429 before
-   * the credential is even looked at; each refusal (401, or one of `failureStatuses`) spends one point.
+   * Around a route that takes credentials: each refusal (401, or one of `failureStatuses`) of a request that presented a
+   * credential spends one point of its client address's budget, and once the budget is spent those refused requests
+   * answer 429 instead. Only the failing requests are held back: a valid credential from the same address (a shared
+   * office or carrier NAT, a visitor whose page was made to load junk links) always goes through, and a request that
+   * presented nothing spends nothing.
    */
-  authFailures(opts: { failureStatuses?: number[] } = {}): MiddlewareHandler {
+  authFailures(opts: { failureStatuses?: number[]; presented?: (c: Context) => boolean } = {}): MiddlewareHandler {
     const failures = new Set([401, ...(opts.failureStatuses ?? [])]);
+    const presented = opts.presented ?? ((c: Context) => c.req.header('authorization') !== undefined);
     const what = 'with refused credentials from this address';
-    const counted = (c: Context, next: Next, address: string, wait: number): Promise<void> => {
-      if (wait > 0) {
-        this.metrics?.rateLimited.inc({ budget: 'authFailures' });
-        throw rateLimited(wait, what);
-      }
-      return next().then(() => (failures.has(c.res.status) ? this.consume('authFailures', address, what, true) : undefined));
-    };
-    return (c, next) => {
-      const limit = this.limiters.authFailures;
-      if (!limit || inProcess(c) || c.req.method === 'OPTIONS') return next();
-      const address = this.address(c);
-      // What the lease remembers of the store's answer, without a promise; otherwise the store is asked.
-      const known = limit.knownBlockedFor?.(address);
-      return known !== undefined ? counted(c, next, address, known) : this.waitFor('authFailures', address).then((wait) => counted(c, next, address, wait));
+    return async (c, next) => {
+      await next();
+      if (!this.limiters.authFailures || !failures.has(c.res.status) || inProcess(c) || !presented(c)) return;
+      // Thrown after the answer was made: the error handler's 429 keeps the headers it set (CORS for the widget).
+      await this.consume('authFailures', this.address(c), what, true);
     };
   }
 
@@ -239,10 +234,15 @@ export class RateLimits {
     };
   }
 
-  /** One point of the client address's budget for `name` (`address` or `demoSession`). */
-  perAddress(name: 'address' | 'demoSession'): MiddlewareHandler {
+  /** One point of the client address's budget for `name`, per `scope` (an origin) when given. */
+  async perAddress(name: 'publicSession' | 'demoSession', c: Context, scope = ''): Promise<void> {
+    if (!inProcess(c)) await this.consume(name, scope ? `${this.address(c)}|${scope}` : this.address(c), 'from this address');
+  }
+
+  /** `perAddress` as a middleware. */
+  addressLimit(name: 'publicSession' | 'demoSession'): MiddlewareHandler {
     return async (c, next) => {
-      if (!inProcess(c)) await this.consume(name, this.address(c), 'from this address');
+      await this.perAddress(name, c);
       await next();
     };
   }

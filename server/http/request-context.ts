@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { newRequestId } from '../ids';
 import type { Logger } from '../logger';
 import { setAnswerHeader } from './answer-headers';
-import { closeIfBodyUnread } from './connection';
+import { closeConnectionIfDone, dropUnreadBody } from './connection';
 import type { AppEnv } from './env';
 
 /** One year, subdomains included: production is served over https only (RAMP_PUBLIC_URL), so browsers should never try http. */
@@ -24,7 +24,12 @@ export function requestContext(logger: Logger, opts: { hsts?: boolean } = {}): M
       // No response may be sniffed into another type (an uploaded "PDF" rendered as HTML, a JSON problem as script).
       setAnswerHeader(c, 'x-content-type-options', 'nosniff');
       if (opts.hsts) setAnswerHeader(c, 'strict-transport-security', HSTS);
-      closeIfBodyUnread(c);
+      const unread = dropUnreadBody(c);
+      if (unread) return unread.then(() => finish());
+      finish();
+    });
+    function finish(): void {
+      closeConnectionIfDone(c);
       if (!logs) return;
       // The route pattern, not the URL: paths such as /verify/{token} carry secrets.
       const route = c.req.routePath && c.req.routePath !== '/*' ? c.req.routePath : new URL(c.req.url).pathname.replace(/^\/(verify)\/.+$/, '/$1/:token');
@@ -32,6 +37,6 @@ export function requestContext(logger: Logger, opts: { hsts?: boolean } = {}): M
         { requestId, method: c.req.method, route, status: c.res.status, ms: Math.round(performance.now() - started), partnerId: c.get('partnerId') },
         'request',
       );
-    });
+    }
   };
 }

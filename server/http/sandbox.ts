@@ -2,28 +2,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { CustomerSchema } from '../../src/contract/customers';
 import { DecimalString, Text } from '../../src/contract/common';
-import { generateApiKey } from '../domain/api-keys';
-import { AppError, notFound, unknownReference } from '../domain/errors';
 import { completeLiveness } from '../flows/documents';
-import { applyDecision } from '../flows/verification';
-import { sandboxRejectedDocument } from '../sandbox/review-provider';
-import { lockCustomer } from '../store/queries/customers';
-import { latestVerification } from '../store/queries/verifications';
+import { advanceSandboxClock, createSandboxPartner, decideSandboxReview, fundCustomerWallet } from '../flows/sandbox';
 import { CustomerIdParam } from './customer-path';
 import { BlockchainSchema } from '../../src/contract/customers';
-import { accounts } from '../domain/ledger';
 import { amountErrorCode, parseAmount } from '../domain/money';
 import { invalid } from '../domain/errors';
-import { advancePartnerClock } from '../store/queries/partner-clocks';
-import { wakeWorkers } from '../store/queries/jobs';
-import { accountBalances, postMovement } from '../store/queries/ledger';
-import { walletsOf } from '../store/queries/wallets';
-import { getCustomer } from '../store/queries/customers';
 import { TransactionSchema } from '../../src/contract/transactions';
 import { failTransaction, payOnRamp } from '../flows/transactions';
 import { presentCustomer, presentTransaction } from '../presenters';
-import { createPartner } from '../store/queries/partners';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const CreatePartnerSchema = z.object({ name: Text({ min: 1, max: 200 }).openapi({ example: 'Acme Wallet' }) }).strict().openapi('SandboxCreatePartner');
@@ -124,6 +112,7 @@ const payRoute = createRoute({
   path: '/sandbox/transactions/{id}/pay',
   tags: ['Sandbox'],
   summary: 'Pay an on-ramp as the payer would (sandbox only)',
+  description: 'With a PSP configured (RAMP_PIX_PSP_URL), a PIX on-ramp is paid only by a real Pix the PSP confirms: 409 CONFLICT saying so.',
   request: { params: TxIdParam },
   responses: txResponse,
 });
@@ -141,75 +130,29 @@ const failRoute = createRoute({
 export function sandboxApp(deps: Deps) {
   const { db } = deps.store;
   return openApiApp()
-    .openapi(createPartnerRoute, async (c) => {
-      const { name } = c.req.valid('json');
-      const apiKey = generateApiKey('sandbox');
-      const { partnerId } = await createPartner(db, name, apiKey);
-      return c.json({ partnerId, apiKey }, 201);
-    })
+    .openapi(createPartnerRoute, async (c) => c.json(await createSandboxPartner(db, c.req.valid('json').name), 201))
     .openapi(livenessRoute, async (c) => {
       const row = await completeLiveness(db, deps, c.get('partnerId'), c.req.valid('param').id);
       return c.json(await presentCustomer(db, deps, row), 200);
     })
     .openapi(fundRoute, async (c) => {
       const body = c.req.valid('json');
-      const partnerId = c.get('partnerId');
       const amount = parseAmount(body.amount, body.stablecoin);
       if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
-      const customer = await getCustomer(db, partnerId, body.customerId);
-      if (!customer) throw unknownReference('customerId', 'customer');
-      const wallet = (await walletsOf(db, partnerId, [customer.id])).find((w) => w.blockchain === body.blockchain);
-      if (!wallet) throw new AppError('INVALID_STATE', 'The customer has no wallets yet: wallets are provisioned when verification is APPROVED.');
-      // A chain that settles on a node holds the real balances: a credit made up here would put the books beside the chain.
-      if (deps.chains.get(body.blockchain)) throw new AppError('INVALID_STATE', `${body.blockchain} settles on-chain here: its balances come from the chain (an on-ramp pays them), never from a sandbox credit.`);
-      const value = amount.value.toFixed(6);
-      await db.transaction((tx) =>
-        postMovement(
-          tx,
-          {
-            partnerId,
-            kind: 'sandbox.fund',
-            reference: customer.id,
-            entries: [
-              { account: accounts.sandboxTreasury, blockchain: body.blockchain, asset: body.stablecoin, amount: `-${value}` },
-              { account: accounts.customer(customer.id), blockchain: body.blockchain, asset: body.stablecoin, amount: value },
-            ],
-          },
-          deps.clock.now(),
-        ),
-      );
-      const balance = (await accountBalances(db, partnerId, accounts.customer(customer.id))).find((b) => b.blockchain === body.blockchain && b.asset === body.stablecoin);
-      return c.json({ customerId: customer.id, blockchain: body.blockchain, stablecoin: body.stablecoin, balance: balance?.balance ?? '0.000000' }, 200);
+      const { customerId, blockchain, stablecoin } = body;
+      const balance = await fundCustomerWallet(db, deps, c.get('partnerId'), { customerId, blockchain, stablecoin, value: amount.value.toFixed(6) });
+      return c.json({ customerId, blockchain, stablecoin, balance }, 200);
     })
     .openapi(payRoute, async (c) => c.json(presentTransaction(await payOnRamp(db, deps, c.get('partnerId'), c.req.valid('param').id)), 200))
     .openapi(failRoute, async (c) =>
       c.json(presentTransaction(await failTransaction(db, deps, c.get('partnerId'), c.req.valid('param').id, { code: 'SANDBOX_FAILURE', message: 'Failed on request in sandbox.' })), 200),
     )
     .openapi(clockRoute, async (c) => {
-      const { seconds } = c.req.valid('json');
-      // This partner's clock only: another partner's quotes and payment windows keep their own time.
-      const offsetMs = await advancePartnerClock(db, c.get('partnerId'), seconds * 1000);
-      wakeWorkers(); // jobs may be due now on this partner's clock
+      const offsetMs = await advanceSandboxClock(db, c.get('partnerId'), c.req.valid('json').seconds * 1000);
       return c.json({ now: new Date(Date.now() + offsetMs).toISOString() }, 200);
     })
     .openapi(reviewRoute, async (c) => {
-      const { id } = c.req.valid('param');
-      const { outcome } = c.req.valid('json');
-      const partnerId = c.get('partnerId');
-      const row = await db.transaction(async (tx) => {
-        const customer = await lockCustomer(tx, partnerId, id);
-        if (!customer) throw notFound('Customer');
-        const v = await latestVerification(tx, partnerId, id);
-        if (customer.verificationStatus !== 'UNDER_VERIFICATION' || !v) {
-          throw new AppError('INVALID_STATE', `Only a verification under review can be decided; this one is ${customer.verificationStatus}.`);
-        }
-        const type = sandboxRejectedDocument(customer.type);
-        return applyDecision(tx, deps, customer, v,
-          outcome === 'TEMPORARY_REJECTION'
-            ? { outcome, statusReason: { rejectLabels: ['SANDBOX_REVIEW'], documents: [{ type, status: 'REJECTED', comment: 'Rejected in sandbox review.', rejectLabels: ['SANDBOX_REVIEW'] }] } }
-            : { outcome },
-        );
-      });
+      const row = await decideSandboxReview(db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json').outcome);
       return c.json(await presentCustomer(db, deps, row), 200);
     });
 }

@@ -3,12 +3,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { PageQuery, page, Uuid } from '../../src/contract/common';
 import { OffRampRequestSchema, OnRampRequestSchema, TransactionSchema, TransactionStatusSchema, TransferRequestSchema } from '../../src/contract/transactions';
-import { invalid, notFound } from '../domain/errors';
-import { createOffRamp, createOnRamp, createTransfer } from '../flows/transactions';
+import { invalid } from '../domain/errors';
+import { createOffRamp, createOnRamp, createTransfer, listPartnerTransactions, readTransaction } from '../flows/transactions';
 import { presentTransaction } from '../presenters';
-import { getTransaction, listTransactions } from '../store/queries/transactions';
 import { CustomerIdParam as IdParam } from './customer-path';
-import type { Deps } from './deps';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const created = { 201: { description: 'Created', content: { 'application/json': { schema: TransactionSchema } } }, ...problems(400, 401, 404, 409, 422) };
@@ -20,7 +19,7 @@ const onRamp = createRoute({
   tags: ['Transactions'],
   summary: 'Buy stablecoin with fiat (PIX)',
   description:
-    'Give `exchangeRateId` (a LOCKED quote of this customer or of none yet, redeemed once; `sourceCurrency`, `targetCurrency` and `sourceAmount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED); a chain that does not settle here is 422 BLOCKCHAIN_UNAVAILABLE. On a chain that settles on-chain, the stablecoin is a real ERC-20 transfer from the treasury and SUCCESS comes after its confirmations, with its hash in `state.receipt`. Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes.',
+    'Give `exchangeRateId` (a LOCKED quote of this customer or of none yet, redeemed once; `sourceCurrency`, `targetCurrency` and `sourceAmount` may be repeated beside it and must then match it, else 400 naming the field) or `sourceCurrency`, `targetCurrency`, `sourceAmount` and `rail`. `purpose` is required. The customer must be APPROVED and within its limits (422 TRANSACTION_LIMIT_EXCEEDED); a chain that does not settle here is 422 BLOCKCHAIN_UNAVAILABLE. On a chain that settles on-chain, the stablecoin is a real ERC-20 transfer from the treasury and SUCCESS comes after its confirmations, with its hash in `state.receipt`. Answers AWAITING_FUNDS with `state.payment {rail, brCode, expiresAt}`; then TRANSFERRING_FIAT → TRADING → TRANSFERRING_STABLECOIN → SUCCESS with `state.receipt`, or FAILED `{code: EXPIRED}` when unpaid in 15 minutes. With a PSP configured (RAMP_PIX_PSP_URL), a PIX on-ramp is a charge of that PSP: `brCode` is its `pixCopiaECola`, the on-ramp moves only on a Pix the PSP confirms, a PSP that cannot be reached answers 503 PSP_UNAVAILABLE with Retry-After (nothing created), and money that cannot pay the on-ramp (late, more or less than due) is returned in full: REFUNDING → REFUNDED with `state.error {code: PAYMENT_RETURNED}`.',
   request: { body: { required: true, content: { 'application/json': { schema: OnRampRequestSchema } } } },
   responses: created,
 });
@@ -92,17 +91,13 @@ export function transactionsApp(deps: Deps) {
   const { db } = deps.store;
   const app = openApiApp();
   return app
-    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'), { idempotencyKey: c.req.header('idempotency-key') })), 201))
     .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(read, async (c) => {
-      const row = await getTransaction(db, c.get('partnerId'), c.req.valid('param').id);
-      if (!row) throw notFound('Transaction');
-      return c.json(presentTransaction(row), 200);
-    })
+    .openapi(read, async (c) => c.json(presentTransaction(await readTransaction(db, c.get('partnerId'), c.req.valid('param').id)), 200))
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listTransactions(db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
+      const result = await listPartnerTransactions(db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
       return c.json({ data: result.data.map(presentTransaction), pagination: result.pagination }, 200);
     });
 }

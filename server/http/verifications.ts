@@ -2,12 +2,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { Uuid } from '../../src/contract/common';
 import { VerificationSchema } from '../../src/contract/kyc';
-import { AppError, notFound } from '../domain/errors';
-import { startVerification } from '../flows/verification';
-import { lockCustomer } from '../store/queries/customers';
-import { getVerification, listVerifications } from '../store/queries/verifications';
-import { CustomerIdParam, findCustomer } from './customer-path';
-import type { Deps } from './deps';
+import { listCustomerVerifications, readVerification, requestVerification } from '../flows/verification';
+import { CustomerIdParam } from './customer-path';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 import { presentVerification } from '../presenters';
 
@@ -53,31 +50,15 @@ const read = createRoute({
 });
 
 export function verificationsApp(deps: Deps) {
+  const { db } = deps.store;
   return openApiApp()
-    .openapi(start, async (c) => {
-      const { id } = c.req.valid('param');
-      const partnerId = c.get('partnerId');
-      const v = await deps.store.db.transaction(async (tx) => {
-        const customer = await lockCustomer(tx, partnerId, id);
-        if (!customer) throw notFound('Customer');
-        if (customer.type !== 'BUSINESS') {
-          throw new AppError('INVALID_STATE', 'Individuals start verification by completing the liveness check on their verification link.');
-        }
-        if (customer.verificationStatus === 'FINAL_REJECTION') throw new AppError('INVALID_STATE', 'This customer was finally rejected.');
-        return (await startVerification(tx, deps, customer, { explicit: true }))!;
-      });
-      return c.json(presentVerification(v), 201);
-    })
+    .openapi(start, async (c) => c.json(presentVerification(await requestVerification(db, deps, c.get('partnerId'), c.req.valid('param').id)), 201))
     .openapi(list, async (c) => {
-      const { id } = c.req.valid('param');
-      const customer = await findCustomer(deps.store.db, c.get('partnerId'), id);
-      const rows = await listVerifications(deps.store.db, customer.partnerId, customer.id);
+      const rows = await listCustomerVerifications(db, c.get('partnerId'), c.req.valid('param').id);
       return c.json({ data: rows.map(presentVerification) }, 200);
     })
     .openapi(read, async (c) => {
       const { id, verificationId } = c.req.valid('param');
-      const v = await getVerification(deps.store.db, c.get('partnerId'), id, verificationId);
-      if (!v) throw notFound('Verification');
-      return c.json(presentVerification(v), 200);
+      return c.json(presentVerification(await readVerification(db, c.get('partnerId'), id, verificationId)), 200);
     });
 }

@@ -22,7 +22,11 @@ interface Step {
   request?: (url: URL, method: string) => URL | undefined;
   customer?: (c: Json) => Json;
   transaction?: (t: Json) => Json;
+  /** The same change in /openapi.json's component schemas (edited in place on a copy), so a pinned document describes its answers. */
+  schemas?: (schemas: Record<string, any>) => void;
 }
+
+const OLD_LIMIT = { type: 'object', properties: { max: { type: 'string' } }, required: ['max'] };
 
 export const STEPS: Step[] = [
   {
@@ -34,6 +38,11 @@ export const STEPS: Step[] = [
   {
     from: '2.3.0',
     note: '`wallet` (the default wallet) and `balances` (its balances) beside `wallets`',
+    schemas: (s) => {
+      const customer = s.Customer;
+      customer.properties.wallet = { $ref: '#/components/schemas/Wallet', description: 'Deprecated: the default wallet (without `balances`).' };
+      customer.properties.balances = { ...s.Wallet.properties.balances, description: 'Deprecated: the balances of the default wallet.' };
+    },
     customer: (c) => {
       const wallets = c.wallets as Json[];
       const def = wallets.find((w) => w.isDefault) ?? wallets[0];
@@ -45,6 +54,9 @@ export const STEPS: Step[] = [
   {
     from: '2.2.0',
     note: '`transactionLimits` by default on GET /customers/{id}, without `used` and `remaining`',
+    schemas: (s) => {
+      s.TransactionLimits.properties = { single: OLD_LIMIT, daily: OLD_LIMIT, monthly: OLD_LIMIT };
+    },
     request: (url, method) => {
       if (method !== 'GET' || !/^\/v2\/customers\/[^/]+$/.test(url.pathname) || url.searchParams.has('includeTransactionLimits')) return undefined;
       const next = new URL(url);
@@ -62,6 +74,14 @@ export const STEPS: Step[] = [
   {
     from: '2.1.0',
     note: 'no `purpose` under `request`, no `targetAmount` in `receipt`',
+    schemas: (s) => {
+      for (const name of ['OnRampRequestEcho', 'OffRampRequestEcho']) {
+        const echo = s[name];
+        delete echo.properties.purpose;
+        echo.required = echo.required.filter((r: string) => r !== 'purpose');
+      }
+      delete s.Transaction.properties.state.properties.receipt.properties.targetAmount;
+    },
     transaction: (t) => {
       const { purpose: _purpose, ...request } = t.request as Json;
       const state = t.state as Json;
@@ -79,6 +99,20 @@ export const STEPS: Step[] = [
 const STEPS_FOR = new Map(VERSIONS.map((pinned) => [pinned, STEPS.filter((s) => VERSIONS.indexOf(s.from) > VERSIONS.indexOf(pinned))]));
 export const stepsFor = (pinned: ApiVersion): Step[] => STEPS_FOR.get(pinned)!;
 
+/**
+ * /openapi.json as a version answers: the latest document with each step between changed in its schemas, and
+ * `info.version` the pinned one. The latest is the document itself.
+ */
+export function documentFor<T extends { info?: { version?: string }; components?: { schemas?: Record<string, unknown> } }>(doc: T, version: ApiVersion): T {
+  const steps = stepsFor(version);
+  if (!steps.length) return doc;
+  const copy = structuredClone(doc);
+  if (copy.info) copy.info.version = version;
+  const schemas = (copy.components?.schemas ?? {}) as Record<string, any>;
+  for (const s of steps) s.schemas?.(schemas);
+  return copy;
+}
+
 /** Applies the steps to every customer and transaction in a body: a single resource, a page's `data`, an event's `data`. */
 export function transformBody(body: unknown, steps: Step[]): unknown {
   if (!steps.length) return body;
@@ -94,12 +128,24 @@ export function transformBody(body: unknown, steps: Step[]): unknown {
   return walk(body);
 }
 
-/** The version a request asks for: the latest when absent; anything else than a known version is a 400 naming the header. */
+/**
+ * The version a request asks for: the latest when absent; anything else than a listed version, written as the document
+ * lists it, is a 400 naming the header (`v2.0.0` included: accepting what the document does not list hid typos).
+ */
 export function parseVersion(header: string | undefined): ApiVersion {
   if (header === undefined || header.trim() === '') return LATEST;
-  const v = header.trim().replace(/^v/i, '');
+  const v = header.trim();
   if ((VERSIONS as readonly string[]).includes(v)) return v as ApiVersion;
   throw new AppError('VALIDATION_FAILED', `Ramp-Version must be one of ${VERSIONS.join(', ')}.`, { errors: [{ path: 'Ramp-Version', message: `must be one of ${VERSIONS.join(', ')}` }] });
+}
+
+/** The version an answer names: the one asked for when it is listed, else the latest (a refused header is answered so). */
+export function answeredVersion(header: string | undefined): ApiVersion {
+  try {
+    return parseVersion(header);
+  } catch {
+    return LATEST;
+  }
 }
 
 /** /v2 middleware: echoes the version served on every answer (problems included) and turns JSON answers back to it. */

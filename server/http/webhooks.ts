@@ -12,9 +12,8 @@ import {
   WebhookEndpointWithSecretSchema,
   WebhookListQuery,
 } from '../../src/contract/webhooks';
-import { createEndpoint, editEndpoint, findEndpoint, removeEndpoint, rotateSecret, sendTestEvent } from '../flows/webhooks';
-import { listAttempts, listEndpoints } from '../store/queries/webhooks';
-import type { Deps } from './deps';
+import { createEndpoint, editEndpoint, findEndpoint, listEndpointDeliveries, listPartnerEndpoints, removeEndpoint, rotateSecret, sendTestEvent } from '../flows/webhooks';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 import { presentWebhookAttempt, presentWebhookEndpoint } from '../presenters';
 
@@ -59,8 +58,9 @@ const update = createRoute({
   method: 'patch',
   path: '/webhook-endpoints/{id}',
   tags,
-  summary: 'Change the URL, the event types, the description, or pause it (`enabled: false`)',
-  description: 'A disabled endpoint gets no new deliveries, and its pending ones are cancelled.',
+  summary: 'Change the URL, the event types, the description, disable it (`enabled: false`) or resume it (`enabled: true`)',
+  description:
+    'A disabled endpoint gets no new deliveries, and its pending ones are cancelled. An endpoint the service paused after a run of failed attempts (`disabledReason`, event `webhook_endpoint.paused`) keeps its pending deliveries: `enabled: true` resumes it, and they go out again at once.',
   request: { params: IdParam, body: { required: true, content: { 'application/json': { schema: UpdateWebhookEndpointSchema } } } },
   responses: { 200: json(WebhookEndpointSchema, 'The endpoint'), ...problems(400, 401, 404) },
 });
@@ -116,7 +116,7 @@ export function webhooksApp(deps: Deps) {
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 201);
     })
     .openapi(list, async (c) => {
-      const result = await listEndpoints(db, c.get('partnerId'), c.req.valid('query'));
+      const result = await listPartnerEndpoints(db, c.get('partnerId'), c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookEndpoint), pagination: result.pagination }, 200);
     })
     .openapi(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(db, c.get('partnerId'), c.req.valid('param').id)), 200))
@@ -132,8 +132,7 @@ export function webhooksApp(deps: Deps) {
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 200);
     })
     .openapi(deliveries, async (c) => {
-      const endpoint = await findEndpoint(db, c.get('partnerId'), c.req.valid('param').id);
-      const result = await listAttempts(db, endpoint.id, c.req.valid('query'));
+      const result = await listEndpointDeliveries(db, c.get('partnerId'), c.req.valid('param').id, c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookAttempt), pagination: result.pagination }, 200);
     })
     .openapi(test, async (c) => c.json(await sendTestEvent(db, deps, c.get('partnerId'), c.req.valid('param').id), 202));

@@ -1,9 +1,8 @@
 // /v2/widget-sessions: the partner's backend trades its API key for a short-lived token a browser may hold.
 import { createRoute } from '@hono/zod-openapi';
 import { CreateWidgetSessionSchema, WidgetSessionSchema } from '../../src/contract/widget-sessions';
-import { unknownReference } from '../domain/errors';
-import { getCustomer } from '../store/queries/customers';
-import type { Deps } from './deps';
+import { assertCustomerReference } from '../flows/customers';
+import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
 const createWidgetSession = createRoute({
@@ -25,7 +24,7 @@ export function widgetSessionsApp(deps: Deps) {
   return openApiApp().openapi(createWidgetSession, async (c) => {
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
-    if (body.customerId && !(await getCustomer(deps.store.db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');
+    if (body.customerId) await assertCustomerReference(deps.store.db, partnerId, body.customerId);
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + body.expiresIn * 1000);
     const token = await deps.tokens.signWidgetSession({
       partnerId,

@@ -1,22 +1,21 @@
 // Rows → the response shapes of the contract. Each takes the executor it reads with, so it works inside a transaction too.
-import type { Customer } from '../../src/contract/customers';
+import type { Customer, CustomerEvent } from '../../src/contract/customers';
 import type { AssociatedParty, Document, Verification } from '../../src/contract/kyc';
 import type { TransactionLimits } from '../domain/limits';
 import { STABLECOINS } from '../domain/money';
 import { addressExplorerUrl } from '../domain/wallets';
 import { deriveRequirements, IDENTITY_DOCUMENT_TYPES, IDENTITY_REQUIREMENT, TWO_SIDED_TYPES } from '../domain/requirements';
 import { BUSINESS_PARTY_DOCUMENTS, isDecided } from '../domain/verification';
-import { buildKycSnapshots, type KycSnapshot } from '../flows/kyc-state';
+import { buildKycSnapshots, type KycSnapshot } from '../domain/kyc-snapshot';
 import type { Db } from '../store/db';
 import type { PartyRow } from '../store/queries/associated-parties';
 import type { CustomerRow } from '../store/queries/customers';
 import type { DocumentRow } from '../store/queries/documents';
 import { latestStatusReasons, type VerificationRow } from '../store/queries/verifications';
-import { limitSetWith } from '../flows/limits';
-import { limitWindows, transactionLimits } from '../domain/limits';
+import { limitSetWith, limitWindows, transactionLimits } from '../domain/limits';
 import { type CustomerParts, getCustomerWithParts, loadCustomerParts } from '../store/queries/customer-parts';
 import type { WalletRow } from '../store/queries/wallets';
-import type { Deps } from '../http/deps';
+import type { Deps } from '../deps';
 
 type PresentDeps = Pick<Deps, 'tokens' | 'config' | 'clock' | 'rates'>;
 
@@ -113,7 +112,7 @@ export async function presentCustomer(db: Db, deps: PresentDeps, row: CustomerRo
 }
 
 /** A customer as event rows (and so webhooks and `GET /v2/events`) carry it: everything but the verification link. */
-export async function presentCustomerEvent(db: Db, deps: PresentDeps, row: CustomerRow): Promise<Omit<Customer, 'verification'> & { verification: Omit<Customer['verification'], 'link'> }> {
+export async function presentCustomerEvent(db: Db, deps: PresentDeps, row: CustomerRow): Promise<CustomerEvent> {
   return (await presentCustomers(db, deps, [row], { withLink: false }))[0]!;
 }
 
@@ -258,6 +257,8 @@ export function presentWebhookEndpoint(row: import('../store/queries/webhooks').
     description: row.description,
     events: row.events ?? null,
     enabled: row.enabled,
+    disabledReason: row.enabled ? null : row.disabledReason,
+    disabledAt: row.enabled || !row.disabledAt ? null : row.disabledAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     previousSecretExpiresAt: row.previousSecret && row.previousSecretExpiresAt ? row.previousSecretExpiresAt.toISOString() : null,

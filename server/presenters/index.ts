@@ -2,4 +2,5 @@
 export * from './bank-accounts';
 export * from './customers';
 export * from './deposits';
+export * from './events';
 export * from './transactions';

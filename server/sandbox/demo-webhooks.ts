@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import type { BffEnv } from '../bff/session';
 import { AppError } from '../domain/errors';
 import { createEndpoint, rotateSecret } from '../flows/webhooks';
-import type { Deps } from '../http/deps';
+import type { Deps } from '../deps';
 import { getEndpointByUrl } from '../store/queries/webhooks';
 
 export interface ReceivedWebhook {

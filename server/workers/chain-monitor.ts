@@ -1,6 +1,6 @@
 // The chain monitor: claims due chain transfers (FOR UPDATE SKIP LOCKED, with a lease) and checks each one, and watches
 // each chain for deposits (one process per chain at a time, by a lease on its cursor); safe on N processes.
-import type { Deps } from '../http/deps';
+import type { Deps } from '../deps';
 import { scanDeposits, stopWatching, watcherName } from '../flows/chain/deposits';
 import { checkTransfer, type MonitorTiming } from '../flows/chain/monitor';
 import { claimDueTransfers } from '../store/queries/chain-transfers';
@@ -40,7 +40,10 @@ export class ChainMonitor {
     for (const chain of this.deps.chains.list()) {
       if (this.stopping) break;
       try {
-        credited += (await scanDeposits(this.deps, chain, this.watcher, this.timing.leaseMs)).credited;
+        const pass = await scanDeposits(this.deps, chain, this.watcher, this.timing.leaseMs);
+        credited += pass.credited;
+        // Only the process that leads a chain knows how far behind its watch is.
+        if (pass.behind !== undefined) this.deps.metrics?.chainBlocksBehind.set({ blockchain: chain.settings.blockchain }, Number(pass.behind));
       } catch (err) {
         this.deps.logger.warn({ blockchain: chain.settings.blockchain, reason: reasonOf(err) }, 'deposit scan failed; the next pass retries');
       }

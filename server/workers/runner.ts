@@ -1,21 +1,36 @@
-// The job worker: claims due jobs one at a time (FOR UPDATE SKIP LOCKED), runs each in the transaction that claimed
-// it, retries failures with backoff and parks what cannot succeed; cleans up old rows in the background.
+// The job worker: claims due jobs (FOR UPDATE SKIP LOCKED), up to `concurrency` at once, runs each in the transaction that
+// claimed it, retries failures with backoff and parks what cannot succeed; cleans up old rows in the background.
 import { AsyncResource } from 'node:async_hooks';
 import type { Clock } from '../clock';
 import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
+import { inJobSpan } from '../tracing';
 import { type Db, isConnectionError, type Tx } from '../store/db';
 import { deleteExpiredKeys } from '../store/queries/idempotency';
+import { removeExpiredSessionUploads } from '../store/queries/session-uploads';
+import { deleteOldAttempts, deleteOldEvents } from '../store/queries/webhooks';
 import { claimDueJob, deleteDoneJobs, finishJob, type JobRow, jobsEnqueued, parkJob, retryJob } from '../store/queries/jobs';
+
+/** Jobs one poll of a started runner runs at most before it lets its timers (stop, cleanup) in. */
+const POLL_LIMIT = 100;
 
 export type JobHandler = (tx: Tx, job: JobRow) => Promise<void>;
 
 export interface RunnerOptions {
+  /**
+   * Jobs run at once by this process (RAMP_JOB_CONCURRENCY), each in its own transaction on its own connection. Jobs of one
+   * transaction stay in order regardless: each step is enqueued by the step before it, when that one commits.
+   */
+  concurrency?: number;
   /** Attempts before a failing job is parked (RAMP_JOB_MAX_ATTEMPTS). */
   maxAttempts?: number;
   /** Done jobs older than this are deleted (RAMP_JOB_RETENTION_MS). */
   retentionMs?: number;
+  /** Events older than this are deleted once their webhooks are done with them (RAMP_EVENT_RETENTION_MS); 0 keeps them. */
+  eventRetentionMs?: number;
+  /** Webhook attempts (the deliveries log) older than this are deleted (RAMP_WEBHOOK_ATTEMPT_RETENTION_MS); 0 keeps them. */
+  attemptRetentionMs?: number;
   /** How often the cleanup runs (RAMP_CLEANUP_INTERVAL_MS); 0 turns it off. */
   cleanupIntervalMs?: number;
   /** Rows per cleanup statement: small, so that no delete holds locks for long. */
@@ -66,66 +81,87 @@ export class JobRunner {
   ) {
     const { metrics, ...rest } = opts;
     this.metrics = metrics;
-    this.opts = { maxAttempts: 8, retentionMs: 7 * 86_400_000, cleanupIntervalMs: 60_000, cleanupBatch: 500, maxIdleMs: 1000, ...rest };
+    this.opts = { concurrency: 1, maxAttempts: 8, retentionMs: 7 * 86_400_000, eventRetentionMs: 0, attemptRetentionMs: 0, cleanupIntervalMs: 60_000, cleanupBatch: 500, maxIdleMs: 1000, ...rest };
   }
 
-  /** Runs every job that is due now; answers how many ran. Tests call it directly; `start` calls it on a timer. */
+  /**
+   * Runs every job that is due now, up to `limit`, with up to `concurrency` in flight; answers how many ran. Tests call it
+   * directly; `start` calls it on a timer. Each slot claims and runs one job after another until none is left to claim.
+   */
   async runDue(limit = 100): Promise<number> {
     let ran = 0;
-    while (ran < limit && !this.stopRequested) {
-      const claimed = await this.db
-        .transaction(async (tx) => {
-          const job = await claimDueJob(tx, new Date());
-          if (!job) return false;
-          // The job runs on its partner's clock, as the request that enqueued it did.
-          await this.clock.within(job.clockOffsetMs, async () => {
-            try {
-              const handler = this.handlers[job.kind];
-              if (!handler) throw new AppError('INTERNAL', `no handler for job kind ${job.kind}`);
-              // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
-              await tx.transaction((inner) => handler(inner, job));
-              await finishJob(tx, job.id, this.clock.now());
-              this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'done' });
-            } catch (err) {
-              const attempt = job.attempts + 1;
-              const reason = reasonOf(err);
-              if (classifyJobError(err) === 'park' || attempt >= this.opts.maxAttempts) {
-                this.logger.error({ jobId: job.id, kind: job.kind, attempt, reason }, 'job parked: it will not be retried; see last_error and /readyz');
-                await parkJob(tx, job.id, this.clock.now(), reason);
-                this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'parked' });
-              } else {
-                const delay = Math.min(3_600_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
-                this.logger.warn({ jobId: job.id, kind: job.kind, attempt, reason, retryInMs: Math.round(delay) }, 'job failed, will retry');
-                await retryJob(tx, job.id, new Date(this.clock.now().getTime() + delay), reason);
-                this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'retry' });
-              }
-            }
-          });
-          return true;
-        })
-        .catch((err) => {
-          if (isConnectionError(err)) this.logger.warn({ reason: reasonOf(err) }, 'job claim failed: database unavailable');
-          else this.logger.error({ reason: reasonOf(err) }, 'job claim failed');
-          return false;
-        });
-      if (!claimed) break;
-      ran++;
-    }
+    let taken = 0;
+    const slot = async () => {
+      while (taken < limit && !this.stopRequested) {
+        taken++;
+        if (!(await this.runOne())) return void taken--;
+        ran++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.opts.concurrency, limit)) }, slot));
     return ran;
+  }
+
+  /** Claims one due job and runs it in the claim's transaction; answers false when none could be claimed. */
+  private async runOne(): Promise<boolean> {
+    return this.db
+      .transaction(async (tx) => {
+        const job = await claimDueJob(tx, new Date());
+        if (!job) return false;
+        // The job runs on its partner's clock, as the request that enqueued it did.
+        await this.clock.within(job.clockOffsetMs, async () => {
+          try {
+            const handler = this.handlers[job.kind];
+            if (!handler) throw new AppError('INTERNAL', `no handler for job kind ${job.kind}`);
+            // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
+            await inJobSpan(job, () => tx.transaction((inner) => handler(inner, job)));
+            await finishJob(tx, job.id, this.clock.now());
+            this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'done' });
+          } catch (err) {
+            const attempt = job.attempts + 1;
+            const reason = reasonOf(err);
+            if (classifyJobError(err) === 'park' || attempt >= this.opts.maxAttempts) {
+              this.logger.error({ jobId: job.id, kind: job.kind, attempt, reason }, 'job parked: it will not be retried; see last_error and /readyz');
+              await parkJob(tx, job.id, this.clock.now(), reason);
+              this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'parked' });
+            } else {
+              const delay = Math.min(3_600_000, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+              this.logger.warn({ jobId: job.id, kind: job.kind, attempt, reason, retryInMs: Math.round(delay) }, 'job failed, will retry');
+              await retryJob(tx, job.id, new Date(this.clock.now().getTime() + delay), reason);
+              this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'retry' });
+            }
+          }
+        });
+        return true;
+      })
+      .catch((err) => {
+        if (isConnectionError(err)) this.logger.warn({ reason: reasonOf(err) }, 'job claim failed: database unavailable');
+        else this.logger.error({ reason: reasonOf(err) }, 'job claim failed');
+        return false;
+      });
   }
 
   /**
    * Deletes idempotency keys past their 24 h window and jobs done longer ago than the retention, in small
    * batches (each its own statement) until none is left; answers how many rows went.
    */
-  async cleanup(): Promise<{ idempotencyKeys: number; jobs: number }> {
+  async cleanup(): Promise<{ idempotencyKeys: number; jobs: number; events: number; webhookAttempts: number; sessionUploads: number }> {
     const now = this.clock.now();
     const batch = this.opts.cleanupBatch;
-    const out = { idempotencyKeys: 0, jobs: 0 };
-    for (let n = batch; n === batch && !this.stopRequested; ) out.idempotencyKeys += n = await deleteExpiredKeys(this.db, now, batch);
-    const before = new Date(now.getTime() - this.opts.retentionMs);
-    for (let n = batch; n === batch && !this.stopRequested; ) out.jobs += n = await deleteDoneJobs(this.db, before, batch);
-    if (out.idempotencyKeys || out.jobs) this.logger.info(out, 'cleanup: old rows deleted');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const drain = async (step: () => Promise<number>) => {
+      let total = 0;
+      for (let n = batch; n === batch && !this.stopRequested; ) total += n = await step();
+      return total;
+    };
+    const out = {
+      idempotencyKeys: await drain(() => deleteExpiredKeys(this.db, now, batch)),
+      jobs: await drain(() => deleteDoneJobs(this.db, ago(this.opts.retentionMs), batch)),
+      events: this.opts.eventRetentionMs ? await drain(() => deleteOldEvents(this.db, ago(this.opts.eventRetentionMs), batch)) : 0,
+      webhookAttempts: this.opts.attemptRetentionMs ? await drain(() => deleteOldAttempts(this.db, ago(this.opts.attemptRetentionMs), batch)) : 0,
+      sessionUploads: await drain(() => removeExpiredSessionUploads(this.db, now, batch)),
+    };
+    if (Object.values(out).some(Boolean)) this.logger.info(out, 'cleanup: old rows deleted');
     return out;
   }
 
@@ -154,13 +190,15 @@ export class JobRunner {
     const tick = AsyncResource.bind(() => {
       if (this.stopped) return;
       polling = true;
-      this.running = this.runDue()
-        .then((ran) => (idleMs = ran > 0 || woken ? intervalMs : Math.min(this.opts.maxIdleMs, idleMs * 2)))
+      let more = false;
+      this.running = this.runDue(POLL_LIMIT)
+        // A poll that stopped at its limit left due jobs behind: the next one starts at once.
+        .then((ran) => ((more = ran >= POLL_LIMIT), (idleMs = ran > 0 || woken ? intervalMs : Math.min(this.opts.maxIdleMs, idleMs * 2))))
         .catch((err) => this.logger.error({ reason: reasonOf(err) }, 'worker tick failed'))
         .then(() => {
           polling = false;
           woken = false;
-          schedule(idleMs);
+          schedule(more ? 0 : idleMs);
         });
     });
     this.wake = () => {

@@ -1,10 +1,12 @@
 // The outside world of webhooks: one HTTP POST to a partner's URL, with a per-attempt timeout. In production the host is
 // resolved here and every address checked (public only); the connection then goes to the checked address (no DNS rebinding).
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+// In sandbox any address may be a target (a developer's localhost receiver), but why a delivery to a non-public address
+// failed is not told: the deliveries log of a shared sandbox must not map the ports of the network it runs in.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { isPublicAddress } from '../domain/webhooks';
+import { assertPublicUrl, publicOnlyLookup, UnsafeAddressError } from '../providers/public-address';
 
 export interface SendResult {
   statusCode: number | null;
@@ -16,35 +18,11 @@ export interface WebhookSender {
   send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
 }
 
-export class UnsafeAddressError extends Error {
-  override name = 'UnsafeAddressError';
-}
+// Still answered here: the webhook tests check the sender's own guard under this name.
+export { assertPublicUrl, publicOnlyLookup, UnsafeAddressError };
 
-/** A DNS lookup that refuses a name when any of its addresses is not public. */
-export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses as unknown as LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (!list.length || bad) return callback(new UnsafeAddressError(`${hostname} resolves to a non-public address`), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-};
-
-/** Resolves a URL's host and checks every address (production, at creation): throws UnsafeAddressError. */
-export async function assertPublicUrl(url: string): Promise<void> {
-  const u = new URL(url);
-  if (u.protocol !== 'https:') throw new UnsafeAddressError('must be an https URL');
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    if (!isPublicAddress(host)) throw new UnsafeAddressError('must not point to a private, loopback or link-local address');
-    return;
-  }
-  await new Promise<void>((resolve, reject) =>
-    publicOnlyLookup(host, { all: true }, (err) => (err ? reject(err instanceof UnsafeAddressError ? new UnsafeAddressError('must not resolve to a private, loopback or link-local address') : new UnsafeAddressError('host name does not resolve')) : resolve())),
-  );
-}
+/** The error of a failed delivery to a non-public address, whatever happened (refused, reset, timed out). */
+export const NON_PUBLIC_FAILURE = 'no answer from a non-public address (the reason is given for public addresses only)';
 
 export class HttpWebhookSender implements WebhookSender {
   constructor(private readonly opts: { timeoutMs: number; publicOnly: boolean }) {}
@@ -65,12 +43,16 @@ export class HttpWebhookSender implements WebhookSender {
         if (isIP(host) && !isPublicAddress(host)) return resolve(done(null, 'refused: non-public address'));
       }
       const mod = u.protocol === 'https:' ? https : http;
+      const host = u.hostname.replace(/^\[|\]$/g, '');
+      // The address connected to: the literal, or what the name resolved to (the socket's lookup).
+      let address: string | undefined = isIP(host) ? host : undefined;
       let settled = false;
       const finish = (r: SendResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(r);
+        const untold = r.error !== null && !this.opts.publicOnly && address !== undefined && !isPublicAddress(address);
+        resolve(untold ? { ...r, error: NON_PUBLIC_FAILURE } : r);
       };
       const req = mod.request(
         u,
@@ -92,11 +74,13 @@ export class HttpWebhookSender implements WebhookSender {
           res.on('close', () => finish(done(res.statusCode ?? null, null)));
         },
       );
+      req.on('socket', (socket) => socket.once('lookup', (_err: Error | null, resolved: string) => (address = resolved)));
       const timer = setTimeout(() => {
         req.destroy();
         finish(done(null, `timeout after ${this.opts.timeoutMs} ms`));
       }, this.opts.timeoutMs);
-      req.on('error', (err: Error & { code?: string }) => {
+      req.on('error', (err: Error & { code?: string; address?: string }) => {
+        address ??= err.address;
         const reason = err instanceof UnsafeAddressError ? `refused: ${err.message}` : `${err.code ?? err.name}: ${err.message}`.slice(0, 300);
         finish(done(null, reason));
       });

@@ -2,6 +2,8 @@
 import { css } from 'lit';
 import { supportReferenceStyles } from './support-reference';
 
+// `.badge` centres itself and never flexes: beside a label that wraps (a requirement's name on a phone) a pill keeps its
+// one line instead of stretching. (Said here, not in the CSS: comments inside the template ship in the bundle.)
 export const controlStyles = css`
   ${supportReferenceStyles}
   :host {
@@ -222,6 +224,8 @@ export const controlStyles = css`
     color: var(--_color-text);
     background: var(--_color-surface-raised);
     white-space: nowrap;
+    align-self: center;
+    flex: none;
   }
   .badge[data-status='SENT'],
   .badge[data-status='UNDER_VERIFICATION'] {

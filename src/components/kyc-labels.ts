@@ -44,8 +44,18 @@ const rejectLabelKeys: Readonly<Record<string, PlainMessageKey>> = {
   DOCUMENT_OUTDATED: 'kyc.rejectLabel.DOCUMENT_OUTDATED',
   NAME_MISMATCH: 'kyc.rejectLabel.NAME_MISMATCH',
   ADDRESS_MISMATCH: 'kyc.rejectLabel.ADDRESS_MISMATCH',
+  SANCTIONS_LIST_MATCH: 'kyc.rejectLabel.SANCTIONS_LIST_MATCH',
 };
 
 export function rejectLabelKey(label: string): PlainMessageKey | undefined {
   return rejectLabelKeys[label];
+}
+
+/**
+ * Why a document or a verification was refused, in the user's language: each reject label we have words for, else a
+ * plain "not accepted". The reviewer's free-text note (`comment`) is English from the provider and never shown.
+ */
+export function rejectionText(i18n: { t: (key: PlainMessageKey) => string }, labels: readonly string[] | undefined): string {
+  const words = new Set((labels ?? []).map((label) => i18n.t(rejectLabelKey(label) ?? 'kyc.rejectLabel.other')));
+  return words.size ? [...words].join(' ') : i18n.t('kyc.rejectLabel.other');
 }

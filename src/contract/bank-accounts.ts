@@ -34,6 +34,9 @@ export const SwiftIdentifierSchema = z
   .strict()
   .openapi('SwiftIdentifier');
 
+/** A bank account's identifier, as it is sent: the one of its rail (PIX key, SEPA IBAN, SWIFT account). */
+export const BankAccountIdentifierSchema = z.union([PixIdentifierSchema, SepaIdentifierSchema, SwiftIdentifierSchema]);
+
 const holderShape = {
     type: z.enum(['INDIVIDUAL', 'BUSINESS']),
     relationship: z.enum(RELATIONSHIPS),
@@ -58,7 +61,7 @@ export const CreateBankAccountSchema = z
     type: z.literal('EXTERNAL'),
     rail: z.enum(['PIX', 'SEPA', 'SWIFT']),
     currency: z.enum(['BRL', 'EUR', 'USD']).openapi({ description: 'BRL for PIX, EUR for SEPA, USD for SWIFT' }),
-    identifier: z.union([PixIdentifierSchema, SepaIdentifierSchema, SwiftIdentifierSchema]),
+    identifier: BankAccountIdentifierSchema,
     holder: HolderSchema,
   })
   .strict()
@@ -73,7 +76,8 @@ export const BankAccountSchema = z
     type: z.literal('EXTERNAL'),
     rail: z.enum(['PIX', 'SEPA', 'SWIFT']),
     currency: z.enum(['BRL', 'EUR', 'USD']),
-    identifier: z.record(z.string(), z.string()),
+    // Documented as the union it is; typed as the stored record, which the server's presenters build it from.
+    identifier: BankAccountIdentifierSchema as unknown as z.ZodType<Record<string, string>>,
     // A schema of its own, not an `allOf` of the closed request holder and `verification` (no object satisfies that).
     holder: z
       .object({ ...holderShape, verification: z.object({ status: VerificationStatusSchema, level: z.literal('BASIC') }) })

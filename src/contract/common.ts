@@ -25,9 +25,41 @@ export const ProblemSchema = z
       )
       .optional(),
     requestId: z.string().openapi({ example: 'req_01936f2a7c1e7aa89d4b3f1c2e5a6b7d' }),
+    // The extension members some codes add, each named and typed: a problem carries no member that is not listed here.
+    existingCustomerId: z.uuid().optional().openapi({ description: 'CONFLICT on a taxId: the customer that already has it.' }),
+    customerId: z.uuid().optional().openapi({ description: 'CONFLICT (widget session): the customer the session already belongs to.' }),
+    verificationStatus: z.string().optional().openapi({ description: 'INVALID_STATE: the customer\'s verification status that refused the request.', example: 'UNDER_VERIFICATION' }),
+    holderStatus: z.string().optional().openapi({ description: 'INVALID_STATE: the bank account holder\'s verification status.', example: 'UNDER_VERIFICATION' }),
+    missing: z.array(z.string()).optional().openapi({ description: 'INVALID_STATE: the requirements still missing.', example: ['ADDITIONAL_INFORMATION'] }),
+    limit: z
+      .union([
+        z.enum(['single', 'daily', 'monthly']).openapi({ description: 'TRANSACTION_LIMIT_EXCEEDED: the limit the transaction goes over.' }),
+        z
+          .object({ documents: z.number().int().optional(), bytes: z.number().int() })
+          .openapi({ description: 'DOCUMENT_QUOTA_EXCEEDED: what may be kept (documents only for a customer).' }),
+      ])
+      .optional(),
+    used: z
+      .object({ documents: z.number().int().optional(), bytes: z.number().int() })
+      .optional()
+      .openapi({ description: 'DOCUMENT_QUOTA_EXCEEDED: what is kept now (documents only for a customer).' }),
+    scope: z
+      .enum(['partner', 'session'])
+      .optional()
+      .openapi({ description: "DOCUMENT_QUOTA_EXCEEDED: whose quota, when not the customer's: all of the partner's documents, or the widget session's upload budget." }),
+    max: z.string().optional().openapi({ description: 'TRANSACTION_LIMIT_EXCEEDED: the limit, USD-equivalent.', example: '1000.00' }),
+    remaining: z.string().optional().openapi({ description: 'TRANSACTION_LIMIT_EXCEEDED: what remains of it, USD-equivalent.', example: '250.00' }),
+    amountUsd: z.string().optional().openapi({ description: 'TRANSACTION_LIMIT_EXCEEDED: the transaction, USD-equivalent.', example: '300.00' }),
+    exchangeRateId: z.uuid().optional().openapi({ description: 'RATE_EXPIRED, RATE_ALREADY_USED: the locked exchange rate.' }),
+    expiresAt: z.iso.datetime().optional().openapi({ description: 'RATE_EXPIRED: when the locked rate expired.' }),
+    asset: z.string().optional().openapi({ description: 'INSUFFICIENT_BALANCE: the stablecoin short.', example: 'USDC' }),
+    blockchain: z.string().optional().openapi({ description: 'INSUFFICIENT_BALANCE: the chain it is short on.', example: 'POLYGON' }),
+    minimumSourceAmount: z.string().optional().openapi({ description: 'VALIDATION_FAILED (BELOW_MINIMUM): the smallest source amount that delivers anything.', example: '1.05' }),
+    guaranteedTargetAmount: z.string().optional().openapi({ description: 'TARGET_AMOUNT_NOT_GUARANTEED: the target amount that can be guaranteed.', example: '99.50' }),
+    retryAfter: z.number().int().optional().openapi({ description: 'RATE_LIMITED: seconds to wait, as in `Retry-After`.', example: 5 }),
   })
-  .catchall(z.unknown())
-  .openapi('Problem', { description: 'RFC 9457 problem details, with a stable `code` and one `errors[]` entry per bad field.' });
+  .strict()
+  .openapi('Problem', { description: 'RFC 9457 problem details, with a stable `code` and one `errors[]` entry per bad field; the extension members a code adds are listed, each optional.' });
 
 export type Problem = z.infer<typeof ProblemSchema>;
 

@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { BLOCKCHAINS } from './blockchains';
 import { MetadataSchema, PageQuery, page, Text, Uuid } from './common';
+import { IDENTITY_TYPES } from './documents';
 import { normalizeTaxId } from './tax-id';
 
 export const CustomerTypeSchema = z.enum(['INDIVIDUAL', 'BUSINESS']).openapi('CustomerType');
@@ -42,7 +43,7 @@ export const CreateBusinessSchema = z
   .object({
     type: z.literal('BUSINESS'),
     legalName: Text({ min: 1, max: 200 }).openapi({ example: 'Acme Pagamentos Ltda' }),
-    taxId: TaxId.openapi({ example: '11.222.333/0005-05', description: 'Sandbox: the last digit picks the review outcome (0 or 4–9 approve; see README).' }),
+    taxId: TaxId.openapi({ example: '11.222.333/0005-05', description: 'Sandbox: the last digit picks the review outcome (0 or 4–9 approve; see docs/api.md).' }),
     incorporationDate: Date_.openapi({ example: '2015-03-02' }),
     country: Alpha3,
     email: Email,
@@ -72,9 +73,10 @@ export const RequirementSchema = z
     name: z.string().openapi({ example: 'ADDITIONAL_INFORMATION' }),
     status: RequirementStatusSchema,
     acceptedTypes: z
-      .array(z.string())
+      // Typed string[] for the server's requirement rules; documented with the types the identity requirement lists.
+      .array(z.string().openapi({ enum: [...IDENTITY_TYPES] }))
       .optional()
-      .openapi({ description: 'For IDENTITY_DOCUMENT: the document types that satisfy it.' }),
+      .openapi({ description: 'Only on the identity requirement, named ID_CARD: the document types that satisfy it (any one of them; ID_CARD and DRIVERS_LICENSE with both sides).' }),
   })
   .openapi('Requirement');
 
@@ -125,6 +127,21 @@ export const CustomerSchema = z
   .openapi('Customer');
 
 export type Customer = z.infer<typeof CustomerSchema>;
+
+/**
+ * A customer as an event carries it (customer.* webhooks, GET /v2/events): the read without its credential and its
+ * per-read extras. `verification.link` is a bearer link to the customer's verification page: sent to a webhook
+ * endpoint it would be a secret in a partner's logs, so it is minted only on a read.
+ */
+export const CustomerEventSchema = CustomerSchema.omit({ transactionLimits: true })
+  .extend({
+    wallets: z.array(WalletSchema.omit({ balances: true })),
+    verification: CustomerVerificationSchema.omit({ link: true }).openapi('CustomerEventVerification'),
+  })
+  .openapi('CustomerEvent', {
+    description: 'The customer as GET /v2/customers/{id} shows it right after the change, without `verification.link` (read the customer for one), wallet `balances` or `transactionLimits`.',
+  });
+export type CustomerEvent = z.infer<typeof CustomerEventSchema>;
 
 export const CustomerListQuery = PageQuery.extend({
   type: CustomerTypeSchema.optional(),

@@ -17,5 +17,7 @@ export const DOCUMENT_TYPES = [
   'SELFIE',
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+/** What POST /documents takes: every type but SELFIE, which only the hosted verification page records. */
+export const UPLOAD_DOCUMENT_TYPES = DOCUMENT_TYPES.filter((t): t is Exclude<DocumentType, 'SELFIE'> => t !== 'SELFIE');
 export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 export const DOCUMENT_CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;

@@ -1,18 +1,28 @@
 // The event contract: what every change of a customer, transaction or bank account writes, readable by polling (and later delivered by webhook).
 import { z } from '@hono/zod-openapi';
 import { PageQuery, page, Text, Uuid } from './common';
+import { EVENT_TYPES, eventEnvelope } from './webhook-events';
 
+/** The members every event has; `data` as stored, whatever its type (the type the presenters build). */
+const EventShape = z.object({
+  eventId: Uuid,
+  eventType: z.string(),
+  customerId: Uuid.nullable(),
+  createdAt: z.iso.datetime(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type RampEvent = z.infer<typeof EventShape>;
+
+/**
+ * An event as GET /v2/events answers it: one shape per event type, its `data` the schema of that type (as in the
+ * `webhooks` section, from the same list). Documented so; typed as `RampEvent`.
+ */
 export const EventSchema = z
-  .object({
-    eventId: Uuid,
-    eventType: z.string().openapi({ example: 'customer.approved' }),
-    createdAt: z.iso.datetime(),
-    data: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: 'The resource as it was right after the change. A customer comes without `verification.link` (a credential minted only when the customer is read).' }),
-  })
-  .openapi('Event');
-export type RampEvent = z.infer<typeof EventSchema>;
+  .union(EVENT_TYPES.map((e) => eventEnvelope(e).openapi({ description: `\`${e.name}\`: ${e.when}` })) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+  .openapi('Event', {
+    description:
+      'One shape per `eventType`; `data` is the resource as it was right after the change (a customer is a CustomerEvent: no `verification.link`, a credential minted only when the customer is read). `customerId` is null for an event of the partner alone (`webhook.test`).',
+  }) as unknown as z.ZodType<RampEvent>;
 
 export const EventListQuery = PageQuery.extend({
   customerId: Uuid.optional(),

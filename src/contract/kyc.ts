@@ -68,14 +68,14 @@ export const AdditionalInformationSchema = z
   .openapi('AdditionalInformation');
 export type AdditionalInformation = z.infer<typeof AdditionalInformationSchema>;
 
-import { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES } from './documents';
+import { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, UPLOAD_DOCUMENT_TYPES } from './documents';
 
-export { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, type DocumentType, IDENTITY_TYPES, MAX_DOCUMENT_BYTES } from './documents';
+export { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, type DocumentType, IDENTITY_TYPES, MAX_DOCUMENT_BYTES, UPLOAD_DOCUMENT_TYPES } from './documents';
 
 export const DocumentSchema = z
   .object({
     id: Uuid,
-    type: z.enum(DOCUMENT_TYPES),
+    type: z.enum(DOCUMENT_TYPES).openapi({ description: '`SELFIE`: the liveness photo taken on the hosted verification page; it cannot be uploaded here.' }),
     side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).nullable(),
     country: z.string().nullable(),
     associatedPartyId: Uuid.nullable(),
@@ -94,7 +94,7 @@ export type Document = z.infer<typeof DocumentSchema>;
 export const UploadDocumentSchema = z
   .object({
     file: z.string().openapi({ type: 'string', format: 'binary', description: 'Required. JPG, PNG or PDF (recognised by its bytes), at most 50 MB' }),
-    type: z.enum(DOCUMENT_TYPES),
+    type: z.enum(UPLOAD_DOCUMENT_TYPES).openapi({ description: 'The selfie is not uploaded here: the hosted verification page (`verification.link`) takes it.' }),
     side: z.enum(['FRONT_SIDE', 'BACK_SIDE']).optional().openapi({ description: 'Required for ID_CARD and DRIVERS_LICENSE (each side is its own upload); ignored on other types' }),
     country: Text({ max: 100, trim: false }).optional().openapi({ description: 'alpha-3' }),
     associatedPartyId: Uuid.optional(),

@@ -1,5 +1,6 @@
 // The transaction contract: on-ramp (fiat → stablecoin, PIX with a BR Code), off-ramp (stablecoin → a bank account), transfer.
 import { z } from '@hono/zod-openapi';
+import { PixIdentifierSchema, SepaIdentifierSchema, SwiftIdentifierSchema } from './bank-accounts';
 import { DecimalString, Text, Uuid } from './common';
 import { BlockchainSchema } from './customers';
 import { CurrencySchema, QuoteSchema, RailSchema } from './exchange-rates';
@@ -58,17 +59,93 @@ export const TransferRequestSchema = z
   .openapi('TransferRequest');
 export type TransferRequest = z.infer<typeof TransferRequestSchema>;
 
+// What a transaction answers with under `request` and `state.payment`, one shape per kind and rail.
+
+/** An off-ramp's destination: the rail and the identifier of the bank account it pays. */
+export const PayoutDestinationSchema = z
+  .union([
+    z.object({ rail: z.literal('PIX'), ...PixIdentifierSchema.shape }).strict().openapi('PixPayout'),
+    z.object({ rail: z.literal('SEPA'), ...SepaIdentifierSchema.shape }).strict().openapi('SepaPayout'),
+    z.object({ rail: z.literal('SWIFT'), ...SwiftIdentifierSchema.shape }).strict().openapi('SwiftPayout'),
+  ])
+  .openapi('PayoutDestination', { description: 'The rail and the identifier of the bank account paid.' });
+
+/** How to pay an on-ramp: a PIX BR Code, or the bank details of a transfer on the other rails. */
+export const PayInSchema = z
+  .union([
+    z
+      .object({ rail: z.literal('PIX'), brCode: z.string().openapi({ description: 'PIX copia e cola (EMV BR Code).' }), expiresAt: z.iso.datetime() })
+      .strict()
+      .openapi('PixPayIn'),
+    z
+      .object({
+        rail: z.enum(['SEPA', 'SWIFT', 'ACH', 'FEDWIRE']),
+        expiresAt: z.iso.datetime(),
+        beneficiary: z.string().optional(),
+        iban: z.string().optional(),
+        bic: z.string().optional(),
+        reference: z.string().optional().openapi({ description: 'Quote it on the transfer.' }),
+        amount: z.string().optional(),
+        currency: z.string().optional(),
+      })
+      .catchall(z.string())
+      .openapi('BankPayIn', { description: 'The account to pay by bank transfer; a settlement provider may add fields of its own, all strings.' }),
+  ])
+  .openapi('PayIn');
+
+const RequestEcho = {
+  purpose: PurposeSchema,
+  exchangeRateId: Uuid.optional(),
+  partnerFeeId: Uuid.optional(),
+  blockchain: BlockchainSchema,
+};
+
+export const TransactionRequestSchema = z
+  .union([
+    z
+      .object({
+        customerId: Uuid,
+        rail: RailSchema,
+        sourceCurrency: CurrencySchema,
+        sourceAmount: z.string(),
+        targetCurrency: CurrencySchema,
+        payment: z.object({ rail: RailSchema }).strict(),
+        ...RequestEcho,
+      })
+      .strict()
+      .openapi('OnRampRequestEcho'),
+    z
+      .object({
+        bankAccountId: Uuid,
+        sourceCurrency: CurrencySchema,
+        targetCurrency: CurrencySchema,
+        amount: z.string(),
+        payment: PayoutDestinationSchema,
+        ...RequestEcho,
+      })
+      .strict()
+      .openapi('OffRampRequestEcho'),
+    z
+      .object({ currency: z.enum(['USDC', 'USDT']), from: Uuid, to: z.string(), amount: z.string(), blockchain: BlockchainSchema })
+      .strict()
+      .openapi('TransferRequestEcho'),
+  ])
+  .openapi('TransactionRequest', { description: 'The request as the transaction took it: the quote\'s currencies and amount, `purpose`, and `payment` (on-ramp `{rail}`, off-ramp the destination).' });
+
 export const TransactionSchema = z
   .object({
     id: Uuid,
     customerId: Uuid,
     type: z.enum(['ON_RAMP', 'OFF_RAMP', 'TRANSFER']),
-    request: z.record(z.string(), z.unknown()).openapi({ description: 'Echo of the request, with `purpose` and `payment` (on-ramp `{rail}`; off-ramp the destination `{rail, keyType, keyValue}` or the SEPA/SWIFT identifier of the bank account).' }),
+    // Documented per kind; typed as the stored record the presenters build it from.
+    request: TransactionRequestSchema as unknown as z.ZodType<Record<string, unknown>>,
     quote: QuoteSchema.optional().openapi({ description: 'The priced conversion (on-ramp, off-ramp).' }),
     blockchain: BlockchainSchema,
     state: z.object({
       status: TransactionStatusSchema,
-      payment: z.record(z.string(), z.unknown()).optional().openapi({ description: 'On-ramp PIX: `{rail, brCode, expiresAt}`. Off-ramp: `{rail, keyType, keyValue}` (or the SEPA/SWIFT identifier).' }),
+      payment: (z.union([PayInSchema, PayoutDestinationSchema]) as unknown as z.ZodType<Record<string, unknown>>)
+        .optional()
+        .openapi({ description: 'On-ramp: how to pay it (PixPayIn, BankPayIn). Off-ramp: the destination (PayoutDestination). None on a transfer.' }),
       receipt: z
         .object({ transactionHash: z.string(), blockExplorerUrl: z.string(), targetAmount: z.string().optional() })
         .optional(),

@@ -13,11 +13,12 @@ export const WebhookUrl = z
 /** Every event type the service emits: what an endpoint's `events` may name (or a prefix of them ending in a dot). */
 export const EVENT_TYPES = [
   ...['created', 'under_verification', 'approved', 'temporary_rejection', 'final_rejection'].map((s) => `customer.${s}`),
-  ...['awaiting_funds', 'transferring_fiat', 'trading', 'transferring_stablecoin', 'success', 'failed'].map((s) => `onramp.${s}`),
+  ...['awaiting_funds', 'transferring_fiat', 'trading', 'transferring_stablecoin', 'success', 'failed', 'refunding', 'refunded'].map((s) => `onramp.${s}`),
   ...['transferring_stablecoin', 'trading', 'transferring_fiat', 'success', 'refunding', 'refunded'].map((s) => `offramp.${s}`),
   ...['transferring_stablecoin', 'success', 'failed'].map((s) => `transfer.${s}`),
   ...['under_verification', 'approved', 'final_rejection'].map((s) => `bank_account.${s}`),
   'deposit.confirmed',
+  'webhook_endpoint.paused',
   'webhook.test',
 ] as const;
 
@@ -56,6 +57,11 @@ export const WebhookEndpointSchema = z
     description: z.string().nullable(),
     events: z.array(z.string()).nullable().openapi({ description: 'null: every event' }),
     enabled: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the service paused it (a run of failed attempts, `RAMP_WEBHOOK_PAUSE_AFTER`); null when enabled or disabled by you. PATCH `enabled: true` resumes it.', example: '20 attempts in a row failed' }),
+    disabledAt: z.iso.datetime().nullable().openapi({ description: 'When it was disabled; null while enabled.' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     previousSecretExpiresAt: z.iso.datetime().nullable().openapi({ description: 'After a rotation: until when deliveries are also signed with the previous secret.' }),

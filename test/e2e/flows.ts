@@ -83,7 +83,13 @@ export async function approveOverApi(server: RunningServer, customerId: string):
     await api(server, 'POST', `/v2/customers/${customerId}/documents`, form);
   }
   await api(server, 'POST', `/v2/sandbox/customers/${customerId}/liveness`);
-  await api(server, 'POST', `/v2/sandbox/customers/${customerId}/review`, { outcome: 'APPROVED' });
+  // The sandbox's own reviewer decides after RAMP_SANDBOX_REVIEW_MS; on a loaded machine it may have approved before we ask.
+  try {
+    await api(server, 'POST', `/v2/sandbox/customers/${customerId}/review`, { outcome: 'APPROVED' });
+  } catch (error) {
+    const customer = await api(server, 'GET', `/v2/customers/${customerId}`);
+    if (customer.verification?.status !== 'APPROVED') throw error;
+  }
 }
 
 export const fund = (server: RunningServer, customerId: string, amount: string) =>

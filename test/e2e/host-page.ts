@@ -47,7 +47,8 @@ widget.addEventListener('ramp-session-expired', (e) => {
 `;
 
 export function hostPage(title: string, lang: string, scripts: string[], body: string): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title>
+  // A partner's page made for phones says so: without the viewport tag a phone lays it out 980 px wide.
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 ${scripts.map((src) => `<script type="module" src="${src}"></script>`).join('\n')}
 </head><body>${body}</body></html>`;
 }

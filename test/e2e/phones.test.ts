@@ -384,8 +384,9 @@ describe('the demo page on a phone and a desktop', () => {
     v.problems.clear();
     const { page } = v;
     await page.locator('ramp-quote').scrollIntoViewIfNeeded();
-    // The quote the PIX payment used is still shown as locked: change it for a sell quote.
-    await page.tap('ramp-quote [data-testid=release]');
+    // The PIX payment holds the rate it was locked at (its window governs, the panel counts nothing down): a new quote, to sell.
+    await page.waitForSelector('ramp-quote [data-testid=held]', { timeout: 10_000 });
+    await page.tap('ramp-quote [data-testid=requote]');
     await page.tap('ramp-quote [data-testid=direction-sell]');
     await page.fill('ramp-quote [data-testid=amount-pay]', '25');
     await page.waitForSelector('ramp-quote [data-testid=final-amount]', { timeout: 20_000 });

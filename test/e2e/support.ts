@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { findChromium } from '../../scripts/ensure-chromium.mjs';
 import { nodeFlags } from '../../scripts/node-flags.mjs';
-import { scaledMs, spawnServer } from '../support/server-child';
+import { scaledMs, serverArgs, spawnServer } from '../support/server-child';
 
 export interface RunningServer {
   url: string;
@@ -23,7 +23,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { bund
   const dataDir = mkdtempSync(join(tmpdir(), 'ramp-e2e-'));
   const apiKey = `sk_sandbox_e2e${Math.random().toString(36).slice(2)}${'x'.repeat(16)}`;
   // Bundled: with the flags `npm start` gives node beside PGlite (scripts/node-flags.mjs).
-  const args = opts.bundled ? [...nodeFlags({ DATABASE_URL: '' }), 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const args = opts.bundled ? [...nodeFlags({ DATABASE_URL: '' }), 'dist/server/main.js'] : serverArgs();
   const server = spawnServer(
     {
       DATABASE_URL: '',

@@ -17,6 +17,7 @@ import { createLogger } from '../../server/logger';
 import { client, openTestStore, startTestServer } from './harness';
 import { type ChainNode, startChainNode } from './support/chain-node';
 import { stubSettlement } from './settlement-stub';
+import { productionEnv } from './support/production-env';
 
 const seed = randomBytes(32).toString('hex');
 let chain: ChainNode;
@@ -28,13 +29,7 @@ after(async () => {
   await chain?.stop();
 });
 
-const production = {
-  RAMP_ENV: 'production',
-  RAMP_API_KEY: `sk_live_${'c'.repeat(32)}`,
-  RAMP_SESSION_SECRET: 's'.repeat(40),
-  RAMP_PUBLIC_URL: 'https://ramp.example',
-  RAMP_WALLET_SEED: seed,
-};
+const production = productionEnv({ RAMP_WALLET_SEED: seed });
 /** A PSP that moves fiat only (part 2's shape): every chain must settle on a node. */
 const fiatOnly = () => ({ ...stubSettlement(), chains: [] as const });
 

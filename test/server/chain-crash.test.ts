@@ -6,11 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { fromBaseUnits } from '../../server/domain/chain/amounts';
 import type { Hex } from '../../server/domain/chain/chain-client';
-import { individual, taxIdEndingIn } from './harness';
-import { individualInfo, JPG, PDF, PNG } from './kyc-helpers';
 import { type ChainNode, startChainNode } from './support/chain-node';
-import { apiCaller, type ServerProcess, sharedServerEnv, startServerProcess } from './support/server-process';
-import { scaledMs } from '../support/server-child';
+import { apiCaller, approvedCustomer, type Call, eventually, killedBySignal, sharedServerEnv, startServerProcess } from './support/server-process';
 
 const seed = randomBytes(32).toString('hex');
 let chain: ChainNode;
@@ -23,29 +20,6 @@ after(async () => {
   await chain?.stop();
 });
 
-type Call = ReturnType<typeof apiCaller>;
-
-/** An APPROVED customer made through a process's API, as a partner would; its BASE wallet address. */
-async function approvedCustomer(call: Call, apiKey: string, base: string): Promise<{ id: string; wallet: string }> {
-  const { body: c } = await call(base, 'POST', '/v2/customers', individual({ taxId: taxIdEndingIn('cpf', 0) }));
-  assert.equal((await call(base, 'PATCH', `/v2/customers/${c.id}/additional-information`, individualInfo())).status, 200);
-  for (const [fields, bytes] of [
-    [{ type: 'ID_CARD', side: 'FRONT_SIDE', country: 'BRA' }, JPG],
-    [{ type: 'ID_CARD', side: 'BACK_SIDE', country: 'BRA' }, PNG],
-    [{ type: 'BANK_STATEMENT' }, PDF],
-  ] as const) {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    form.set('file', new Blob([new Uint8Array(bytes)]), 'doc');
-    const res = await fetch(`${base}/v2/customers/${c.id}/documents`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
-    assert.equal(res.status, 201, await res.text());
-  }
-  assert.equal((await call(base, 'POST', `/v2/sandbox/customers/${c.id}/liveness`)).status, 200);
-  assert.equal((await call(base, 'POST', `/v2/sandbox/customers/${c.id}/review`, { outcome: 'APPROVED' })).status, 200);
-  const { body } = await call(base, 'GET', `/v2/customers/${c.id}`);
-  return { id: c.id, wallet: body.wallets.find((w: { blockchain: string }) => w.blockchain === 'BASE').address };
-}
-
 /** A paid on-ramp on BASE: the process's workers take it to its payout by themselves. */
 async function paidOnRamp(call: Call, base: string, customerId: string, sourceAmount: string) {
   const { status, body } = await call(base, 'POST', '/v2/transactions/on-ramp', { customerId, purpose: 'BILLS', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount, blockchain: 'BASE' });
@@ -53,19 +27,6 @@ async function paidOnRamp(call: Call, base: string, customerId: string, sourceAm
   assert.equal((await call(base, 'POST', `/v2/sandbox/transactions/${body.id}/pay`)).status, 200);
   return { id: body.id as string, amount: body.quote.finalTargetAmount as string };
 }
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, proc?: ServerProcess, ms = 60_000): Promise<T> {
-  const end = Date.now() + scaledMs(ms);
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${proc?.tail().slice(-3000) ?? ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const killedBySignal = (p: ServerProcess) =>
-  new Promise<string | null>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(p.child.signalCode) : p.child.once('exit', (_c, s) => resolve(s))));
 
 const statusOf = async (call: Call, base: string, id: string) => (await call(base, 'GET', `/v2/transactions/${id}`)).body.state as { status: string; receipt?: { transactionHash: string } };
 
@@ -80,13 +41,14 @@ describe('a server process killed in the middle of a payout', () => {
       RAMP_SANDBOX_STEP_MS: '100',
       RAMP_SANDBOX_REVIEW_MS: '600000',
       RAMP_CHAIN_POLL_MS: '100',
-      RAMP_CHAIN_RPC_TIMEOUT_MS: '1000',
+      // Room for a node slowed by a busy machine; the first process's lease (3 × its timeout) must still outlast the second's start.
+      RAMP_CHAIN_RPC_TIMEOUT_MS: '3000',
     };
     // The lease the dying process writes on its payout is 3 × its RPC timeout: 30 s, time for the next process to start
     // and pay another payout before the first comes back to it.
     const a = await startServerProcess({ ...common, RAMP_CHAIN_RPC_TIMEOUT_MS: '10000', RAMP_CHAIN_CRASH_AT: 'after-record' });
-    const first = await approvedCustomer(call, apiKey, a.base);
-    const second = await approvedCustomer(call, apiKey, a.base);
+    const first = await approvedCustomer(call, apiKey, a.base, 'BASE');
+    const second = await approvedCustomer(call, apiKey, a.base, 'BASE');
     const p1 = await paidOnRamp(call, a.base, first.id, '100.00');
     assert.equal(await killedBySignal(a), 'SIGKILL', 'died right after recording the payout');
     assert.equal(await chain.pub.getTransactionCount({ address: chain.treasury, blockTag: 'pending' }), 0, 'nothing reached the node');
@@ -120,7 +82,7 @@ describe('a server process killed in the middle of a payout', () => {
     const common = { ...env, ...chain.env(undefined, 1), RAMP_WALLET_SEED: seed, RAMP_SANDBOX_STEP_MS: '100', RAMP_SANDBOX_REVIEW_MS: '600000', RAMP_CHAIN_POLL_MS: '100', RAMP_CHAIN_RPC_TIMEOUT_MS: '1000' };
     const nonceBefore = await chain.pub.getTransactionCount({ address: chain.treasury });
     const c = await startServerProcess({ ...common, RAMP_CHAIN_CRASH_AT: 'after-broadcast' });
-    const customer = await approvedCustomer(call, apiKey, c.base);
+    const customer = await approvedCustomer(call, apiKey, c.base, 'BASE');
     const paid = await paidOnRamp(call, c.base, customer.id, '75.00');
     assert.equal(await killedBySignal(c), 'SIGKILL', 'died right after sending the payout');
     const sent = await chain.transfersTo(chain.usdc, customer.wallet);

@@ -5,26 +5,26 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DEV_ACCOUNTS } from '../../scripts/devnet/anvil.mjs';
-import { mint } from '../../scripts/devnet/token.mjs';
 import { fromBaseUnits, toBaseUnits } from '../../server/domain/chain/amounts';
 import type { Address, Hex } from '../../server/domain/chain/chain-client';
-import { reconcile } from '../../server/flows/chain/reconcile';
 import { transferOf } from '../../server/store/queries/chain-transfers';
 import { type TestServer, startTestServer } from './harness';
-import { approvedIndividual } from './kyc-helpers';
 import { type ChainNode, startChainNode } from './support/chain-node';
+import { chainLegs } from './support/chain-legs';
 import { payouts } from './support/payouts';
-import { selfPixAccount, settle } from './transactions-helpers';
+import { settle } from './transactions-helpers';
 
 const seed = randomBytes(32).toString('hex');
 let chain: ChainNode;
 let server: TestServer;
 let p: ReturnType<typeof payouts>;
+let legs: ReturnType<typeof chainLegs>;
 
 before(async () => {
   chain = await startChainNode({ chainId: 31_406, blockchain: 'BASE', seed, usdc: '1000', native: 10n ** 19n });
   server = await startTestServer({ RAMP_WALLET_SEED: seed, RAMP_SANDBOX_REVIEW_MS: '600000', RAMP_CHAIN_POLL_MS: '50', ...chain.env(undefined, 1) });
   p = payouts(server);
+  legs = chainLegs(server, p, chain);
   await p.monitor.scanDeposits();
 });
 
@@ -34,39 +34,14 @@ after(async () => {
   await chain?.stop();
 });
 
-/** An approved customer holding `amount` USDC on BASE (a deposit, credited), with an approved PIX account of their own. */
-async function fundedCustomer(amount: string) {
-  const customerId = await approvedIndividual(server, p.api, server.apiKey);
-  const wallet = (await p.api.get(`/v2/customers/${customerId}`)).body.wallets.find((w: { blockchain: string }) => w.blockchain === 'BASE').address as string;
-  await mint(chain.rpcUrl, { token: chain.usdc, to: wallet as Address, amount: toBaseUnits(amount, 6), ownerKey: DEV_ACCOUNTS[0]!.privateKey as Hex });
-  await p.monitor.scanDeposits();
-  assert.equal(await p.apiBalance(customerId, 'BASE'), `${amount}.000000`, 'credited as a deposit');
-  const account = await p.api.post('/v2/bank-accounts', await selfPixAccount(p.api, customerId));
-  assert.equal(account.status, 201, account.text);
-  await settle(server, 5);
-  return { customerId, wallet, accountId: account.body.id as string };
-}
-
-async function offRamp(accountId: string, amount: string) {
-  const res = await p.api.post('/v2/transactions/off-ramp', { bankAccountId: accountId, purpose: 'PERSONAL_ACCOUNT', sourceCurrency: 'USDC', targetCurrency: 'BRL', amount, blockchain: 'BASE' });
-  assert.equal(res.status, 201, res.text);
-  await settle(server, 5); // the step that queues the on-chain leg
-  return res.body.id as string;
-}
-
-const books = async () => {
-  const r = await reconcile(server.deps.store.db, server.deps.chains);
-  return { ok: r.ok, discrepancies: r.discrepancies, errors: r.errors };
-};
-
 describe('off-ramps on a configured chain', () => {
   test('the stablecoin moves wallet → treasury, the wallet’s gas paid by the treasury first; TRADING only once confirmed, with the real hash', async () => {
-    const c = await fundedCustomer('40');
+    const c = await legs.fundedCustomer('40');
     const treasuryBefore = await chain.balanceOf(chain.usdc, chain.treasury);
-    const id = await offRamp(c.accountId, '25.000000');
+    const id = await legs.offRamp(c.accountId, '25.000000');
     assert.equal(await p.statusOf(id), 'TRANSFERRING_STABLECOIN');
     assert.equal(await p.apiBalance(c.customerId, 'BASE'), '15.000000', 'the ledger takes it at once, as before');
-    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] }, 'queued: still on the chain, already off the ledger');
+    assert.deepEqual(await legs.books(), { ok: true, discrepancies: [], errors: [] }, 'queued: still on the chain, already off the ledger');
     assert.equal(await chain.pub.getBalance({ address: c.wallet as Address }), 0n, 'a fresh wallet has no gas');
     await p.until(id, (r) => r.status === 'CONFIRMED', 'the off-ramp transfer confirms', 30_000);
     const leg = await p.transferRow(id);
@@ -85,12 +60,12 @@ describe('off-ramps on a configured chain', () => {
     assert.equal(t.state.receipt.transactionHash, leg.hash);
     await settle(server);
     assert.equal(await p.statusOf(id), 'SUCCESS');
-    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
+    assert.deepEqual(await legs.books(), { ok: true, discrepancies: [], errors: [] });
   });
 
   test('a failure after the stablecoin arrived refunds it on the chain: REFUNDED once the treasury’s transfer back is confirmed', async () => {
-    const c = await fundedCustomer('30');
-    const id = await offRamp(c.accountId, '10.000000');
+    const c = await legs.fundedCustomer('30');
+    const id = await legs.offRamp(c.accountId, '10.000000');
     await p.until(id, (r) => r.status === 'CONFIRMED', 'the off-ramp transfer confirms', 30_000);
     assert.equal(await p.statusOf(id), 'TRADING');
     assert.equal((await p.api.post(`/v2/sandbox/transactions/${id}/fail`)).status, 200);
@@ -103,12 +78,12 @@ describe('off-ramps on a configured chain', () => {
     assert.equal(await p.statusOf(id), 'REFUNDED');
     assert.equal(await p.apiBalance(c.customerId, 'BASE'), '30.000000');
     assert.equal(fromBaseUnits(await chain.balanceOf(chain.usdc, c.wallet), 6), '30.000000');
-    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
+    assert.deepEqual(await legs.books(), { ok: true, discrepancies: [], errors: [] });
   });
 
   test('an off-ramp whose stablecoin is on its way cannot be failed (it may land): 409', async () => {
-    const c = await fundedCustomer('5');
-    const id = await offRamp(c.accountId, '5.000000');
+    const c = await legs.fundedCustomer('5');
+    const id = await legs.offRamp(c.accountId, '5.000000');
     assert.equal((await p.transferRow(id)).status, 'QUEUED');
     const fail = await p.api.post(`/v2/sandbox/transactions/${id}/fail`);
     assert.equal(fail.status, 409, fail.text);
@@ -118,18 +93,12 @@ describe('off-ramps on a configured chain', () => {
 });
 
 describe('transfers on a configured chain', () => {
-  const transfer = async (from: string, to: string, amount: string) => {
-    const res = await p.api.post('/v2/transactions/transfer', { currency: 'USDC', from, to, amount, blockchain: 'BASE' });
-    assert.equal(res.status, 201, res.text);
-    await settle(server, 5); // queues the on-chain leg
-    return res.body.id as string;
-  };
 
   test('to an outside address: one transaction from the wallet to that address, SUCCESS once confirmed, with its hash', async () => {
-    const c = await fundedCustomer('20');
+    const c = await legs.fundedCustomer('20');
     const outside = DEV_ACCOUNTS[3]!.address as Address;
     const before = await chain.balanceOf(chain.usdc, outside);
-    const id = await transfer(c.customerId, outside, '8');
+    const id = await legs.transfer(c.customerId, outside, '8');
     assert.equal(await p.statusOf(id), 'TRANSFERRING_STABLECOIN');
     await p.until(id, (r) => r.status === 'CONFIRMED', 'the transfer confirms', 30_000);
     const leg = await transferOf(server.deps.store.db, 'TRANSFER', id);
@@ -141,13 +110,13 @@ describe('transfers on a configured chain', () => {
     assert.equal(t.state.receipt.transactionHash, leg!.hash);
     assert.equal(await p.apiBalance(c.customerId, 'BASE'), '12.000000');
     assert.equal(fromBaseUnits(await chain.balanceOf(chain.usdc, c.wallet), 6), '12.000000');
-    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
+    assert.deepEqual(await legs.books(), { ok: true, discrepancies: [], errors: [] });
   });
 
   test('to another customer: wallet to wallet on the chain, credited once by the transfer, never again as a deposit', async () => {
-    const a = await fundedCustomer('15');
-    const b = await fundedCustomer('1');
-    const id = await transfer(a.customerId, b.customerId, '6');
+    const a = await legs.fundedCustomer('15');
+    const b = await legs.fundedCustomer('1');
+    const id = await legs.transfer(a.customerId, b.customerId, '6');
     await p.until(id, (r) => r.status === 'CONFIRMED', 'the transfer confirms', 30_000);
     assert.equal(await p.statusOf(id), 'SUCCESS');
     await p.monitor.scanDeposits();
@@ -156,6 +125,6 @@ describe('transfers on a configured chain', () => {
     assert.equal(await p.apiBalance(b.customerId, 'BASE'), '7.000000');
     assert.equal(fromBaseUnits(await chain.balanceOf(chain.usdc, b.wallet), 6), '7.000000');
     assert.equal(await p.apiBalance(a.customerId, 'BASE'), '9.000000');
-    assert.deepEqual(await books(), { ok: true, discrepancies: [], errors: [] });
+    assert.deepEqual(await legs.books(), { ok: true, discrepancies: [], errors: [] });
   });
 });

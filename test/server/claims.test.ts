@@ -13,6 +13,7 @@ import { insertEvent } from '../../server/store/queries/events';
 import { claimDueJob, enqueueJob } from '../../server/store/queries/jobs';
 import { claimDueAttempts, fanOutEvents, finishAttempt, insertEndpoint } from '../../server/store/queries/webhooks';
 import { JobRunner } from '../../server/workers/runner';
+import { fillerEvent } from './support/event-payloads';
 
 const url = process.env.DATABASE_URL;
 const SKIP = url ? false : 'SKIPPED: claim races need PostgreSQL (set DATABASE_URL); PGlite has one connection and runs one claim at a time, so a missing lock would pass there';
@@ -25,7 +26,7 @@ let stores: Store[] = [];
 
 before(async () => {
   if (SKIP) return;
-  for (let i = 0; i < CLAIMERS; i++) stores.push(await openStore({ databaseUrl: url, schema, poolSize: 2 }));
+  for (let i = 0; i < CLAIMERS; i++) stores.push(await openStore({ databaseUrl: url, schema, poolSize: 4 }));
 });
 after(async () => {
   await Promise.all(stores.map((s) => s.close()));
@@ -84,7 +85,7 @@ async function dueDeliveries(n: number) {
   const partnerId = newId();
   const at = new Date(Date.now() - 60_000);
   await insertEndpoint(db(), { id: newId(), partnerId, url: 'https://receiver.example/hook', events: null, description: null, secret: generateSecret(), createdAt: at, updatedAt: at });
-  for (let i = 0; i < n; i++) await insertEvent(db(), { partnerId, eventType: 'customer.created', data: { i } }, at);
+  for (let i = 0; i < n; i++) await insertEvent(db(), fillerEvent(partnerId, i), at);
   while ((await fanOutEvents(db(), at, 1000)) > 0);
   const ids = rowsOf<{ id: string }>(await db().execute(sql`SELECT id FROM webhook_deliveries WHERE partner_id = ${partnerId} AND status = 'pending'`)).map((r) => r.id);
   assert.equal(ids.length, n);
@@ -170,23 +171,30 @@ describe('job claims (PostgreSQL)', { skip: SKIP }, () => {
     assert.deepEqual([...(results as string[])].sort(), [...ids.slice(0, CLAIMERS)].sort());
   });
 
-  test('eight job runners on one queue run every job exactly once', async () => {
+  test('eight job runners on one queue, each running three jobs at once, run every job exactly once', async () => {
     const kind = 'claims.counted';
-    const ids = await dueJobs(40, kind);
+    const ids = await dueJobs(80, kind);
     const runs = new Map<string, number>();
-    const handler = async (_tx: unknown, job: { id: string }) => {
+    const inFlight = new Map<number, number>();
+    let most = 0;
+    const handler = (runner: number) => async (_tx: unknown, job: { id: string }) => {
       runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
-      // Long enough for every other runner to poll while this job's claim is held.
+      const n = (inFlight.get(runner) ?? 0) + 1;
+      inFlight.set(runner, n);
+      most = Math.max(most, n);
+      // Long enough for every other runner (and this runner's other slots) to poll while this job's claim is held.
       await new Promise((r) => setTimeout(r, 20));
+      inFlight.set(runner, inFlight.get(runner)! - 1);
     };
     const logger = createLogger('silent');
-    const runners = stores.map((s) => new JobRunner(s.db, new PartnerClock(), logger, { [kind]: handler }, { cleanupIntervalMs: 0 }));
+    const runners = stores.map((s, i) => new JobRunner(s.db, new PartnerClock(), logger, { [kind]: handler(i) }, { cleanupIntervalMs: 0, concurrency: 3 }));
     const ran = await Promise.all(runners.map((r) => r.runDue(1000)));
     await Promise.all(runners.map((r) => r.stop()));
     assert.deepEqual([...runs.entries()].filter(([, n]) => n !== 1), [], 'no job ran twice');
     assert.deepEqual([...runs.keys()].sort(), [...ids].sort(), 'every job ran');
     assert.equal(ran.reduce((a, b) => a + b, 0), ids.length);
     assert.ok(ran.filter((n) => n > 0).length > 1, `the work was shared between runners: ${ran}`);
+    assert.ok(most >= 2, `a runner had more than one job in flight at once (most: ${most})`);
     const [row] = rowsOf<{ n: number }>(await db().execute(sql`SELECT count(*)::int AS n FROM jobs WHERE kind = ${kind} AND done_at IS NULL`));
     assert.equal(row!.n, 0, 'every job is done');
   });

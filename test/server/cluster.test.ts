@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { scaledMs } from '../support/server-child';
+import { scaledMs, serverArgs } from '../support/server-child';
 import pg from 'pg';
 import { generateApiKey } from '../../server/domain/api-keys';
 
@@ -64,7 +64,7 @@ describe('several server processes (PostgreSQL)', { skip: SKIP }, () => {
       await admin.end();
     });
     const apiKey = generateApiKey('sandbox');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, serverArgs(), {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', RAMP_WORKERS: '2', RAMP_API_KEY: apiKey, RAMP_DATA_DIR: dataDir, DATABASE_URL: url, DATABASE_SCHEMA: schema, RAMP_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -115,7 +115,7 @@ describe('several server processes (PostgreSQL)', { skip: SKIP }, () => {
 });
 
 test('several processes on the embedded database: refused at start, with one line', () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const run = spawnSync(process.execPath, serverArgs(), {
     env: { ...process.env, RAMP_WORKERS: '2', DATABASE_URL: '', PORT: '0' },
     encoding: 'utf8',
     timeout: 30_000,

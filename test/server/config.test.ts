@@ -1,9 +1,13 @@
 // Configuration: every bad value stops the process with one clear line naming the variable.
+import { serverArgs } from '../support/server-child';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../server/config';
+import { generateApiKey } from '../../server/domain/api-keys';
+import { productionEnv } from './support/production-env';
 
 describe('configuration', () => {
   test('defaults: sandbox on :8787 with the embedded database in ./.ramp-data', () => {
@@ -29,7 +33,7 @@ describe('configuration', () => {
     ['RAMP_SANDBOX_REVIEW_MS', { RAMP_SANDBOX_REVIEW_MS: '-1' }],
     ['RAMP_VERIFICATION_LINK_TTL_HOURS', { RAMP_VERIFICATION_LINK_TTL_HOURS: '0' }],
     ['RAMP_VERIFICATION_LINK_TTL_HOURS', { RAMP_VERIFICATION_LINK_TTL_HOURS: 'a day' }],
-    ['RAMP_API_KEY', { RAMP_ENV: 'production', RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://ramp.example', RAMP_WALLET_SEED: 'ab'.repeat(32) }],
+    ['RAMP_API_KEY', productionEnv({ RAMP_API_KEY: '' })],
   ];
   for (const [name, env] of bad) {
     test(`${name}=${JSON.stringify(Object.values(env)[0])} is refused, naming ${name}`, () => {
@@ -62,7 +66,7 @@ describe('configuration', () => {
   }
 
   test('HOST: loopback by default in sandbox, every interface in production, as set when set', () => {
-    const prod = { RAMP_ENV: 'production', RAMP_API_KEY: `sk_live_${'a'.repeat(20)}`, RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://r.example', RAMP_WALLET_SEED: 'ab'.repeat(32) };
+    const prod = productionEnv();
     assert.equal(loadConfig({}).HOST, '127.0.0.1');
     assert.equal(loadConfig(prod).HOST, '0.0.0.0');
     assert.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
@@ -91,14 +95,51 @@ describe('configuration', () => {
   });
 
   test('production refuses a sandbox key', () => {
-    assert.throws(
-      () => loadConfig({ RAMP_ENV: 'production', RAMP_API_KEY: `sk_sandbox_${'a'.repeat(20)}`, RAMP_SESSION_SECRET: 'x'.repeat(32), RAMP_PUBLIC_URL: 'https://r.example', RAMP_WALLET_SEED: 'ab'.repeat(32) }),
-      /RAMP_API_KEY/,
-    );
+    assert.throws(() => loadConfig(productionEnv({ RAMP_API_KEY: generateApiKey('sandbox') })), /RAMP_API_KEY/);
+  });
+
+  // What a person types instead of what a machine draws: refused at start, the variable named with why, never echoed.
+  const weak: [string, string, string][] = [
+    ['RAMP_SESSION_SECRET', 'x'.repeat(40), 'one character repeated'],
+    ['RAMP_SESSION_SECRET', 'correct horse battery staple and a few more words', 'a dictionary phrase'],
+    ['RAMP_SESSION_SECRET', 'correcthorsebatterystapleandafewmorewords', 'words run together'],
+    ['RAMP_SESSION_SECRET', 'Password1234567890Password1234567890', 'a pattern repeated'],
+    ['RAMP_SESSION_SECRET', 'ab'.repeat(20), 'two characters repeated'],
+    ['RAMP_WALLET_SEED', '00'.repeat(32), 'an all-zero seed'],
+    ['RAMP_WALLET_SEED', 'ab'.repeat(32), 'one byte repeated'],
+    ['RAMP_WALLET_SEED', '0123456789abcdef'.repeat(4), 'a counting pattern'],
+    ['RAMP_API_KEY', `sk_live_${'a'.repeat(16)}`, '16 repeated characters'],
+    ['RAMP_API_KEY', `sk_live_${'abcd'.repeat(8)}`, 'a short pattern repeated'],
+    ['RAMP_PUBLIC_URL', 'http://ramp.example', 'plain http'],
+  ];
+  for (const [name, value, what] of weak) {
+    test(`production refuses ${name} as ${what}, naming it and not echoing it`, () => {
+      assert.throws(
+        () => loadConfig(productionEnv({ [name]: value })),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`^${name}: `));
+          assert.ok(!err.message.includes(value), err.message);
+          return true;
+        },
+      );
+      assert.doesNotThrow(() => loadConfig({ [name]: value }), 'sandbox takes it');
+    });
+  }
+
+  test('secrets drawn by a machine pass: openssl-style hex and base64, generated keys, at their shortest lengths too', () => {
+    for (let i = 0; i < 200; i++) {
+      const env = productionEnv({
+        RAMP_SESSION_SECRET: i % 2 ? randomBytes(16).toString('hex') : randomBytes(24).toString('base64'),
+        RAMP_WALLET_SEED: randomBytes(i % 2 ? 16 : 64).toString('hex'),
+        RAMP_API_KEY: i % 3 ? generateApiKey('production') : `sk_live_${randomBytes(12).toString('base64url')}`,
+      });
+      assert.doesNotThrow(() => loadConfig(env));
+    }
   });
 
   test('the process stops with one line naming the bad variable, and not its value', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const run = spawnSync(process.execPath, serverArgs(), {
       env: { ...process.env, PORT: 'eighty', DATABASE_URL: '', RAMP_SESSION_SECRET: '', RAMP_API_KEY: '' },
       encoding: 'utf8',
       timeout: 30_000,

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { demoOriginAllowed } from '../../server/sandbox/demo-session';
 import { startTestServer, type TestServer } from './harness';
 import { stubSettlement } from './settlement-stub';
+import { productionEnv } from './support/production-env';
 
 const built = existsSync(fileURLToPath(new URL('../../dist/demo/index.html', import.meta.url)));
 const notBuilt = 'SKIPPED: the demo page is not built (npm run build)';
@@ -81,7 +82,7 @@ describe('the demo page', () => {
 describe('in production', () => {
   let prod: TestServer;
   before(async () => {
-    prod = await startTestServer({ RAMP_ENV: 'production', RAMP_API_KEY: `sk_live_${'d'.repeat(32)}`, RAMP_WALLET_SEED: 'cd'.repeat(32) }, { settlement: stubSettlement() });
+    prod = await startTestServer(productionEnv(), { settlement: stubSettlement() });
   });
   after(async () => prod?.close());
 

@@ -18,7 +18,9 @@ import { advanceAllPartnerClocks, partnerClockOffset } from '../../server/store/
 import type { JobRunner } from '../../server/workers/runner';
 import { createWorkers } from '../../server/workers/index';
 import { appendFileSync } from 'node:fs';
+import { type ApiVersion, documentFor, LATEST, VERSIONS } from '../../server/http/versions';
 import { compileContract, type Contract } from './contract';
+import { checkStoredEvents, eventViolations } from './support/event-payloads';
 
 export interface TestServer {
   app: ReturnType<typeof createApp>;
@@ -96,8 +98,14 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     },
     async close() {
       await workers.stop();
-      await drop();
-      rmSync(filesDir, { recursive: true, force: true });
+      try {
+        // Every event any test wrote, whatever wrote it, is what the webhooks section documents for its type.
+        const mode = process.env.RAMP_CONTRACT ?? 'strict';
+        if (mode !== 'off') await checkStoredEvents(store.db).catch((e: Error) => (mode === 'report' ? appendFileSync('contract-violations.txt', `${e.message}\n`) : Promise.reject(e)));
+      } finally {
+        await drop();
+        rmSync(filesDir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -109,21 +117,31 @@ export interface Reply<T = any> {
   text: string;
 }
 
-const contracts = new WeakMap<TestServer, Promise<Contract>>();
-const contractOf = (server: TestServer): Promise<Contract> => {
-  let c = contracts.get(server);
-  if (!c) contracts.set(server, (c = Promise.resolve(server.app.request('/openapi.json')).then(async (r: Response) => compileContract(await r.json()))));
+const contracts = new WeakMap<TestServer, Map<string, Promise<Contract>>>();
+/** The contract of the version an answer says it follows (`Ramp-Version`): a pinned answer is checked against its version's document. */
+const contractOf = (server: TestServer, answered: string | null): Promise<Contract> => {
+  let byVersion = contracts.get(server);
+  if (!byVersion) contracts.set(server, (byVersion = new Map()));
+  const version = answered && (VERSIONS as readonly string[]).includes(answered) ? (answered as ApiVersion) : LATEST;
+  let c = byVersion.get(version);
+  if (!c) byVersion.set(version, (c = Promise.resolve(server.app.request('/openapi.json')).then(async (r: Response) => compileContract(documentFor(await r.json(), version)))));
   return c;
 };
 
 /**
- * Every /v2 answer is checked against /openapi.json (test/server/contract.ts); a violation fails the request's test.
+ * Every /v2 answer is checked against /openapi.json (test/server/contract.ts), and each event GET /v2/events answers
+ * against its type's schema (support/event-payloads.ts); a violation fails the request's test.
  * `RAMP_CONTRACT=report` appends violations to `contract-violations.txt` instead (to survey them), `off` skips the check.
  */
 async function checkContract(server: TestServer, method: string, path: string, res: Response, body: unknown) {
   const mode = process.env.RAMP_CONTRACT ?? 'strict';
   if (mode === 'off' || !path.startsWith('/v2/')) return;
-  const violations = (await contractOf(server)).check(method, path, res.status, res.headers, body);
+  const violations = (await contractOf(server, res.headers.get('ramp-version'))).check(method, path, res.status, res.headers, body);
+  // The document types an event by its `eventType`; this also names any member of `data` the schema does not (zod's strays).
+  if (method === 'GET' && res.status === 200 && /^\/v2\/events(\/[^/?]+)?(\?|$)/.test(path)) {
+    const b = body as { data?: unknown };
+    for (const e of Array.isArray(b.data) ? (b.data as object[]) : [b]) violations.push(...eventViolations(e).map((v) => `event payload violation: ${v}`));
+  }
   if (!violations.length) return;
   if (mode === 'report') appendFileSync('contract-violations.txt', violations.join('\n') + '\n');
   else throw new Error(`contract violation (see /openapi.json):\n${violations.join('\n')}`);

@@ -19,7 +19,7 @@ const hosted = (token: string) => client(server, token);
 const secret = () => server.deps.config.RAMP_SESSION_SECRET!;
 /** The claims of a link's token (`v1.<base64url claims>.<MAC>`). */
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string; iat: number; exp: number };
-/** A `v1` link token made here, as the README describes the format. */
+/** A `v1` link token made here, as docs/api.md describes the format. */
 const v1Token = (claims: object, key: Uint8Array) => {
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `v1.${payload}.${createHmac('sha256', key).update(`v1.${payload}`).digest('base64url')}`;

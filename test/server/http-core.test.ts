@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { stubSettlement } from './settlement-stub';
+import { productionEnv } from './support/production-env';
 
 let server: TestServer;
 before(async () => {
@@ -180,13 +181,10 @@ describe('health, OpenAPI and docs', () => {
 
 describe('environments', () => {
   test('RAMP_ENV=production turns off every sandbox route', async () => {
-    const prod = await startTestServer({
-      RAMP_ENV: 'production',
-      RAMP_API_KEY: `sk_live_${'a'.repeat(32)}`,
-      RAMP_WALLET_SEED: 'ab'.repeat(32),
-    }, { settlement: stubSettlement() });
+    const env = productionEnv();
+    const prod = await startTestServer(env, { settlement: stubSettlement() });
     try {
-      const api = client(prod, `sk_live_${'a'.repeat(32)}`);
+      const api = client(prod, env.RAMP_API_KEY);
       assert.equal((await api.get('/v2/customers')).status, 200);
       isProblem(await api.post('/v2/sandbox/partners', { name: 'x' }), 404, 'NOT_FOUND');
       isProblem(await client(prod).post('/demo/session'), 404, 'NOT_FOUND');

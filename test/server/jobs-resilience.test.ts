@@ -115,11 +115,11 @@ test('cleanup deletes expired idempotency keys and old done jobs in batches, and
   const pending = await enqueue('pending');
 
   const r = runner({});
-  assert.deepEqual(await r.cleanup(), { idempotencyKeys: 250, jobs: 120 });
+  assert.deepEqual(await r.cleanup(), { idempotencyKeys: 250, jobs: 120, events: 0, webhookAttempts: 0, sessionUploads: 0 });
   const keys = await store.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.requestHash, 'h'));
   assert.equal(keys.length, 5);
   assert.deepEqual((await store.db.select({ id: jobs.id }).from(jobs)).map((j) => j.id).sort(), [keepDone, pending].sort());
-  assert.deepEqual(await r.cleanup(), { idempotencyKeys: 0, jobs: 0 });
+  assert.deepEqual(await r.cleanup(), { idempotencyKeys: 0, jobs: 0, events: 0, webhookAttempts: 0, sessionUploads: 0 });
 });
 
 test('stop() lets the job step in progress finish and starts no other', async () => {

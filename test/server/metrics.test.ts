@@ -1,6 +1,6 @@
 // Issue 34, metrics: the real server process with RAMP_METRICS_PORT serves Prometheus text at /metrics on a listener of its
 // own (never on the public port); after real requests (a quote, a 404 with an id in its path, a path nothing matches,
-// refused keys up to a 429, a webhook delivered to a local receiver) the scrape has the series and labels the README names,
+// refused keys up to a 429, a webhook delivered to a local receiver) the scrape has the series and labels docs/operating.md names,
 // with route templates, never ids. Under RAMP_WORKERS (PostgreSQL only) the supervisor's one scrape sums every process.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,6 +18,9 @@ import { scaledMs, type ServerChild, spawnServer } from '../support/server-child
 import { createLogger } from '../../server/logger';
 import { createMetrics } from '../../server/metrics';
 import { enqueueJob } from '../../server/store/queries/jobs';
+import { type ChainNode, startChainNode } from './support/chain-node';
+import { PspDouble } from './support/psp-double';
+import { type PixPsp, PspRefusedError, PspUnavailableError } from '../../server/domain/pix/pix-psp';
 import { JobRunner } from '../../server/workers/runner';
 import { individual, openTestStore, startTestServer } from './harness';
 
@@ -295,3 +298,72 @@ test('jobs due are counted from the database; each run is counted by kind and ou
   assert.equal(await runs('flaky', 'retry'), 1);
   assert.equal(await runs('refused', 'parked'), 1);
 });
+
+describe("the rails' health: the PSP and the chain node", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  const double = new PspDouble();
+  let chain: ChainNode;
+  let server: ServerChild;
+  let port: number;
+
+  before(async () => {
+    await double.start();
+    cleanups.push(() => double.close());
+    const seed = randomBytes(32).toString('hex');
+    chain = await startChainNode({ chainId: 31_406, blockchain: 'BASE', seed, usdc: '1000' });
+    cleanups.push(() => chain.stop());
+    server = spawnServer({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RAMP_METRICS_PORT: '0',
+      RAMP_API_KEY: generateApiKey('sandbox'),
+      RAMP_LOG_LEVEL: 'info',
+      RAMP_PUBLIC_URL: 'https://ramp.example',
+      RAMP_WALLET_SEED: seed,
+      RAMP_CHAIN_POLL_MS: '100',
+      ...double.env(),
+      ...chain.env(undefined, 1),
+      ...storeEnv('ramp-metrics-rails', cleanups),
+    });
+    cleanups.push(() => server.stop());
+    port = await metricsPort(server);
+  });
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  test('the PSP: calls counted by operation and outcome, and the last success stamped; the chain: its node answered and its watch 0 blocks behind', async () => {
+    // At start the PIX monitor registers the webhook with the PSP; the chain monitor scans deposits.
+    const text = await eventually('the rails in a scrape', async () => {
+      const t = (await scrape(port)).text;
+      return /ramp_pix_psp_calls_total\{operation="configureWebhook",outcome="ok"\} [1-9]/.test(t) && /ramp_chain_blocks_behind\{blockchain="BASE"\} 0\b/.test(t) && t;
+    });
+    const stamp = /^ramp_pix_psp_last_success_timestamp_seconds ([0-9.e+]+)$/m.exec(text);
+    assert.ok(stamp && Math.abs(Number(stamp[1]) - Date.now() / 1000) < 600, 'the PSP answered recently');
+    assert.match(text, /^ramp_chain_rpc_last_success_timestamp_seconds\{blockchain="BASE"\} [0-9.e+]+$/m);
+  });
+});
+
+test('a PSP call that fails is counted by why: unavailable (no answer, 5xx), refused (4xx), error', async (t) => {
+  const opened = await openTestStore();
+  t.after(() => opened.drop());
+  const metrics = createMetrics({ store: opened.store, logger: createLogger('silent') });
+  const psp = metrics.watchPsp({
+    getCharge: async () => null,
+    createCharge: async () => {
+      throw new PspUnavailableError('PUT /cob: 503');
+    },
+    refund: async () => {
+      throw new PspRefusedError(400, 'PUT /pix/x/devolucao/y: 400');
+    },
+    removeCharge: async () => {
+      throw new Error('a bug');
+    },
+  } as unknown as PixPsp);
+  await psp.getCharge('t');
+  for (const call of [() => psp.createCharge({} as never), () => psp.refund({} as never), () => psp.removeCharge('t')]) await assert.rejects(call);
+  await new Promise((r) => setImmediate(r));
+  const series = find(parseExposition(await metrics.registry.metrics()), 'ramp_pix_psp_calls_total').map((x) => `${x.labels.operation} ${x.labels.outcome} ${x.value}`);
+  assert.deepEqual(series.sort(), ['createCharge unavailable 1', 'getCharge ok 1', 'refund refused 1', 'removeCharge error 1']);
+});
+

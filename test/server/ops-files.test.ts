@@ -58,7 +58,7 @@ test('the alert rules parse, cover each condition, and name only exported series
     for (const [open, close] of ['()', '[]', '{}']) assert.equal(r.expr!.split(open!).length, r.expr!.split(close!).length, `${r.alert}: ${open}${close} balance`);
   }
   const alerts = new Set(rules.map((r) => r.alert));
-  for (const wanted of ['RampHigh5xxRate', 'RampP99LatencyHigh', 'RampWebhookQueueGrowing', 'RampJobsOverdue', 'RampDbPoolWaiting', 'RampChainBehind', 'RampPspFailing']) {
+  for (const wanted of ['RampHigh5xxRate', 'RampP99LatencyHigh', 'RampWebhookQueueGrowing', 'RampJobsOverdue', 'RampDbPoolWaiting', 'RampChainBehind', 'RampChainWatcherBehind', 'RampPspUnreachable', 'RampPspFailing']) {
     assert.ok(alerts.has(wanted), `an alert ${wanted}`);
   }
 });

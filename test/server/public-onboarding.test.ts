@@ -56,6 +56,32 @@ describe('POST /bff/public-session', () => {
   });
 });
 
+describe('public sessions behind a load balancer', () => {
+  let behind: TestServer;
+  before(async () => {
+    behind = await startTestServer({ RAMP_PUBLIC_ONBOARDING: shop, RAMP_TRUST_PROXY: '1', RAMP_RATE_LIMIT_PUBLIC_SESSION: '2/60', RAMP_RATE_LIMIT_STORE: 'memory' });
+  });
+  after(() => behind?.close());
+  // Every request comes from the balancer's socket; the visitor is the address it appended to X-Forwarded-For.
+  const via = (xff: string) =>
+    behind.app.request('/bff/public-session', { method: 'POST', headers: { accept: 'application/json', origin: shop, 'x-forwarded-for': xff } }, { incoming: { socket: { remoteAddress: '10.0.0.1' } } });
+
+  test('each visitor has a budget of its own, read as every limit reads the client (RAMP_TRUST_PROXY, IPv6 /64)', async () => {
+    assert.equal((await via('1.1.1.1, 203.0.113.7')).status, 201);
+    assert.equal((await via('2.2.2.2, 203.0.113.7')).status, 201);
+    const limited = await via('203.0.113.7');
+    assert.equal(limited.status, 429, 'what the client wrote before the balancer’s entry does not count');
+    assert.equal(limited.headers.get('access-control-allow-origin'), shop);
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.equal((await via('203.0.113.8')).status, 201, 'another visitor behind the same balancer is not held back');
+    // One IPv6 subscriber (/64) is one visitor, however many addresses it uses.
+    assert.equal((await via('2001:db8:1:2::a')).status, 201);
+    assert.equal((await via('2001:db8:1:2::b')).status, 201);
+    assert.equal((await via('2001:db8:1:2:ffff::c')).status, 429);
+    assert.equal((await via('2001:db8:1:3::a')).status, 201);
+  });
+});
+
 describe('without RAMP_PUBLIC_ONBOARDING', () => {
   test('there is no public session endpoint: no session without one', async () => {
     const plain = await startTestServer();

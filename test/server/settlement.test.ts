@@ -1,5 +1,6 @@
 // Settlement behind the SettlementProvider port (issue 9, item 14): the simulated rails serve sandbox only; production does
 // not start without a real provider, and with one, every payment instruction and receipt comes from it.
+import { serverArgs } from '../support/server-child';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
@@ -11,14 +12,9 @@ import { client, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
 import { stubSettlement } from './settlement-stub';
 import { settle } from './transactions-helpers';
+import { productionEnv } from './support/production-env';
 
-const production = {
-  RAMP_ENV: 'production',
-  RAMP_API_KEY: `sk_live_${'a'.repeat(32)}`,
-  RAMP_SESSION_SECRET: 's'.repeat(40),
-  RAMP_PUBLIC_URL: 'https://ramp.example',
-  RAMP_WALLET_SEED: 'ab'.repeat(32),
-};
+const production = productionEnv();
 
 describe('settlement provider', () => {
   test('production without a settlement provider refuses to start, naming RAMP_SETTLEMENT_PROVIDER (and never a secret)', async () => {
@@ -35,7 +31,7 @@ describe('settlement provider', () => {
   });
 
   test('the process exits 78 with one line naming RAMP_SETTLEMENT_PROVIDER', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const run = spawnSync(process.execPath, serverArgs(), {
       env: { ...process.env, ...production, DATABASE_URL: '', RAMP_DATA_DIR: '/nonexistent/ramp', PORT: '0' },
       encoding: 'utf8',
       timeout: 30_000,

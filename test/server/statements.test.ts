@@ -28,10 +28,10 @@ after(async () => server?.close());
  * of five runs: a cache entry that expires during a run (the partner clock's second passes quickly on a loaded machine)
  * adds a statement the path itself does not need, and never takes one away.
  */
-async function counted(fn: () => Promise<void>): Promise<number> {
+async function counted(fn: () => Promise<void>, rounds = 5): Promise<number> {
   await fn();
   let fewest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < rounds; i++) {
     const before = server.deps.store.statements();
     await fn();
     fewest = Math.min(fewest, server.deps.store.statements() - before);
@@ -107,8 +107,15 @@ describe('a page of a list', () => {
     for (const c of three) assert.deepEqual(c.verification.statusReason, (await p.api.get(`/v2/customers/${c.id}`)).body.verification.statusReason, 'as the read shows it');
     const all = (await p.api.get('/v2/customers?size=10')).body.data as { id: string; verification: { statusReason?: unknown } }[];
     assert.equal(all.find((c) => c.id === approved)!.verification.statusReason, undefined, 'an approved customer shows none');
-    const one = await counted(async () => void (await page(1)));
-    assert.equal(await counted(async () => void (await page(3))), one, 'no statement per row');
+    // Interleaved, the fewest of several rounds each: a rate-limit lease renewed in a new second lands in either one's
+    // round, never in every round of one (CI once counted 4 for a page of one beside 3 for three).
+    let one = Number.POSITIVE_INFINITY;
+    let threeRows = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 8; i++) {
+      one = Math.min(one, await counted(async () => void (await page(1)), 1));
+      threeRows = Math.min(threeRows, await counted(async () => void (await page(3)), 1));
+    }
+    assert.equal(threeRows, one, 'no statement per row');
   });
 });
 

@@ -15,6 +15,9 @@ import pg from 'pg';
 import { nodeFlags } from '../../scripts/node-flags.mjs';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { scaledMs, type ServerChild, spawnServer } from '../support/server-child';
+import { individual, taxIdEndingIn } from './harness';
+import { individualInfo } from './kyc-helpers';
+import { uploadIdentity } from './support/server-process';
 
 const root = new URL('../..', import.meta.url).pathname;
 const url = process.env.DATABASE_URL;
@@ -81,6 +84,8 @@ before(async () => {
     // Spans leave a few times a second, so the test need not wait the default 5 s.
     OTEL_BSP_SCHEDULE_DELAY: '200',
     OTEL_SERVICE_NAME: 'ramp-under-test',
+    // The verification review after a liveness check is a job: it runs soon.
+    RAMP_SANDBOX_REVIEW_MS: '300',
   };
   server = spawnServer(env, { args: [...nodeFlags(env, join(root, out, 'tracing-preload.js')), join(root, out, 'main.js')] });
   cleanups.push(() => server.stop());
@@ -153,3 +158,24 @@ test('a webhook post carries a traceparent of its own client span', async () => 
   const client = await eventually('the post\'s client span', () => spans.find((s) => s.spanId === spanId && s.traceId === traceId));
   assert.equal(client.kind, 3, 'a client span');
 });
+
+test('a job runs in a span of its own, named by its kind, with its statements beneath it', async () => {
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const created = await fetch(`${base}/v2/customers`, { method: 'POST', headers: json, body: JSON.stringify(individual({ taxId: taxIdEndingIn('cpf', 0) })) });
+  const { id } = (await created.json()) as { id: string };
+  assert.equal(created.status, 201);
+  const info = await fetch(`${base}/v2/customers/${id}/additional-information`, { method: 'PATCH', headers: json, body: JSON.stringify(individualInfo()) });
+  assert.equal(info.status, 200, await info.text());
+  await uploadIdentity(base, apiKey, id);
+  const liveness = await fetch(`${base}/v2/sandbox/customers/${id}/liveness`, { method: 'POST', headers: auth });
+  assert.equal(liveness.status, 200, await liveness.text());
+
+  const job = await eventually('the review job\'s span', () =>
+    spans.find((s) => s.name === 'job verification.review' && s.attributes?.some((a) => a.key === 'ramp.job.kind' && a.value.stringValue === 'verification.review')),
+  );
+  assert.equal(job.kind, 5, 'a consumer span');
+  const statement = url ? /^pg\.query/ : /^pglite\.(query|exec)/;
+  await eventually('a statement beneath the job span', () => spans.find((s) => s.traceId === job.traceId && s.parentSpanId === job.spanId && statement.test(s.name)));
+});
+

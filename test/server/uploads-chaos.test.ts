@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { scaledMs } from '../support/server-child';
+import { scaledMs, serverArgs } from '../support/server-child';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../server/domain/api-keys';
 import { LocalFileStore } from '../../server/store/file-store';
@@ -42,7 +42,7 @@ before(async () => {
   };
   delete env.DATABASE_URL; // its own embedded database in dataDir: never the shared PostgreSQL's public schema
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, serverArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
   port = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,4 @@
-// The verification link's token (`v1.<claims>.<HMAC>`, the README's "Verification links"): made as described, refused when changed, made with another key or purpose, expired, or malformed — undefined, never a throw.
+// The verification link's token (`v1.<claims>.<HMAC>`, docs/api.md's "Verification links"): made as described, refused when changed, made with another key or purpose, expired, or malformed — undefined, never a throw.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';

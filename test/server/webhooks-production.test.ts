@@ -9,14 +9,9 @@ import { insertEndpoint } from '../../server/store/queries/webhooks';
 import { webhookDispatcher } from '../../server/workers/webhooks';
 import { client, individual, type TestServer, startTestServer } from './harness';
 import { stubSettlement } from './settlement-stub';
+import { productionEnv } from './support/production-env';
 
-const production = {
-  RAMP_ENV: 'production',
-  RAMP_API_KEY: `sk_live_${'w'.repeat(32)}`,
-  RAMP_SESSION_SECRET: 's'.repeat(40),
-  RAMP_PUBLIC_URL: 'https://ramp.example',
-  RAMP_WALLET_SEED: 'cd'.repeat(32),
-};
+const production = productionEnv();
 
 /** Private, loopback, link-local and unspecified addresses, literal and by name, in the spellings a URL parser accepts. */
 const PRIVATE_URLS = [

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { isPublicAddress, retryDelayMs } from '../../server/domain/webhooks';
 import { openStore } from '../../server/store/db';
-import { assertPublicUrl, HttpWebhookSender } from '../../server/workers/webhook-sender';
+import { assertPublicUrl, HttpWebhookSender, NON_PUBLIC_FAILURE } from '../../server/workers/webhook-sender';
 import { type WebhookDispatcher, webhookDispatcher } from '../../server/workers/webhooks';
 import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { apiCaller, sharedServerEnv, startServerProcess } from './support/server-process';
@@ -160,7 +160,7 @@ describe('delivery', () => {
     const log = await api.get(`/v2/webhook-endpoints/${ep.body.id}/deliveries?size=100`);
     const failed = log.body.data.filter((a: { succeeded: boolean; error: string | null }) => !a.succeeded);
     assert.ok(failed.length >= 6, `several failed attempts while down (${failed.length})`);
-    assert.match(failed[0].error, /ECONNREFUSED/);
+    assert.equal(failed[0].error, NON_PUBLIC_FAILURE, 'loopback in sandbox: why is not told');
     assert.equal(failed[0].statusCode, null);
     assert.deepEqual(new Set(r.got.map((g) => JSON.parse(g.body).data.id)), new Set(ids));
     await r.close();
@@ -228,6 +228,27 @@ describe('address safety (production rules)', () => {
     const viaIp = await sender.send(`https://127.0.0.1:${r.port}/`, '{}', {});
     assert.match(viaIp.error ?? '', /refused/);
     assert.equal(r.got.length, 0);
+    await r.close();
+  });
+
+  test('in sandbox any address is a target, but a failure at a non-public one says no more than that (no port map)', async () => {
+    const sender = new HttpWebhookSender({ timeoutMs: 500, publicOnly: false });
+    const r = await receiver(() => 500);
+    const closed = await receiver();
+    const closedPort = closed.port;
+    await closed.close();
+    // An HTTP receiver on loopback answers: its status is shown, as a developer's localhost receiver needs.
+    assert.deepEqual({ ...(await sender.send(`http://127.0.0.1:${r.port}/`, '{}', {})), durationMs: 0 }, { statusCode: 500, error: null, durationMs: 0 });
+    // Nothing listening, by address or by name: the same words, whatever the reason.
+    for (const url of [`http://127.0.0.1:${closedPort}/`, `http://localhost:${closedPort}/`, `http://[::1]:${closedPort}/`]) {
+      const res = await sender.send(url, '{}', {});
+      assert.equal(res.statusCode, null, url);
+      assert.equal(res.error, NON_PUBLIC_FAILURE, url);
+    }
+    // The timer's failure too: a loopback receiver that never answers.
+    const hang = await receiver(() => 'hang');
+    assert.equal((await sender.send(`http://127.0.0.1:${hang.port}/`, '{}', {})).error, NON_PUBLIC_FAILURE);
+    await hang.close();
     await r.close();
   });
 

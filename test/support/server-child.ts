@@ -1,6 +1,7 @@
 // A server as a child process for tests: its output drained and kept, its port read from what it prints once listening
 // (it listens on port 0: no port is picked before it is bound), killed when the test file ends if still running.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { after } from 'node:test';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -36,11 +37,21 @@ const listeningLog = /"port":(\d+)[^\n]*"msg":"listening"/;
 const listeningLine = /listening on https?:\/\/[^\s]*:(\d+)/;
 
 /**
- * Starts node with `args` (default: the server from its sources) and `env` over this process's environment. Keeps
- * at most `keep` characters of output (all by default).
+ * Node's arguments for the server: the bundle `npm test` builds from the sources at the start of a stage
+ * (RAMP_TEST_SERVER_BUNDLE, scripts/test.mjs), which starts without compiling TypeScript; else the sources through tsx (a
+ * test file run on its own).
+ */
+export function serverArgs(): string[] {
+  const bundle = process.env.RAMP_TEST_SERVER_BUNDLE;
+  return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', `${root}server/main.ts`];
+}
+
+/**
+ * Starts node with `args` (default: the server, `serverArgs()`) and `env` over this process's environment. Keeps at most
+ * `keep` characters of output (all by default).
  */
 export function spawnServer(env: Record<string, string | undefined>, opts: { args?: string[]; keep?: number; startupMs?: number } = {}): ServerChild {
-  const args = opts.args ?? ['--import', 'tsx', 'server/main.ts'];
+  const args = opts.args ?? serverArgs();
   const fullEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) fullEnv[k] = v;
   const child = spawn(process.execPath, args, { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });

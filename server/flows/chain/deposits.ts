@@ -6,18 +6,20 @@ import type { Address, TransferLog } from '../../domain/chain/chain-client';
 import { fromBaseUnits } from '../../domain/chain/amounts';
 import { accounts } from '../../domain/ledger';
 import { Decimal, type Stablecoin } from '../../domain/money';
-import type { Deps } from '../../http/deps';
+import type { Deps } from '../../deps';
 import type { Db } from '../../store/db';
 import { presentDeposit } from '../../presenters';
-import { advanceCursor, cursorOf, initCursor, insertDeposit, leadCursor, lockCursorAt, releaseCursor, walletsAt } from '../../store/queries/chain-deposits';
+import { advanceCursor, cursorOf, initCursor, insertDeposit, leadCursor, lockCursorAt, releaseCursor } from '../../store/queries/chain-deposits';
+import { walletsAt } from '../../store/queries/wallets';
 import { insertEvent } from '../../store/queries/events';
 import { postMovement } from '../../store/queries/ledger';
 import type { ChainRuntime } from './chains';
+import { crashPoint } from './crash-point';
 
 /** Blocks scanned in one pass at most: node providers cap eth_getLogs ranges (often at 2,000 to 10,000 blocks). */
 export const MAX_SCAN_BLOCKS = 2000n;
 
-/** The event of a credited deposit (documented with the webhooks in the README). */
+/** The event of a credited deposit (documented with the webhooks in docs/webhooks.md). */
 export const DEPOSIT_EVENT = 'deposit.confirmed';
 
 export type DepositDeps = Pick<Deps, 'store' | 'config' | 'logger' | 'chains'>;
@@ -36,6 +38,8 @@ export interface ScanResult {
   led: boolean;
   credited: number;
   scannedTo?: bigint;
+  /** Confirmed blocks past the cursor, still to scan after this pass (0 when it is current). */
+  behind?: bigint;
 }
 
 /**
@@ -61,7 +65,8 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
   const safe = confirmedHeight(head, confirmations);
   const from = cursor.scannedBlock + 1n;
   const to = safe < cursor.scannedBlock + MAX_SCAN_BLOCKS ? safe : cursor.scannedBlock + MAX_SCAN_BLOCKS;
-  if (to < from) return { led: true, credited: 0, scannedTo: cursor.scannedBlock };
+  const behindOf = (scanned: bigint) => (safe > scanned ? safe - scanned : 0n);
+  if (to < from) return { led: true, credited: 0, scannedTo: cursor.scannedBlock, behind: behindOf(cursor.scannedBlock) };
   const found: { coin: Stablecoin; token: Address; decimals: number; log: TransferLog }[] = [];
   for (const [coin, token] of Object.entries(tokens) as [Stablecoin, Address][]) {
     const decimals = await chain.decimals(coin);
@@ -76,6 +81,7 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
     const wallet = owners.get(f.log.to.toLowerCase());
     return wallet ? [{ ...f, wallet }] : [];
   });
+  if (deposits.length > 0) crashPoint(deps, 'deposits-read');
   const credited = await db.transaction(async (tx) => {
     if (!(await lockCursorAt(tx, blockchain, owner, cursor.scannedBlock))) return undefined;
     const at = new Date();
@@ -125,7 +131,7 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
   });
   if (credited === undefined) return { led: false, credited: 0 };
   if (credited > 0) deps.logger.info({ blockchain, from: from.toString(), to: to.toString(), credited }, 'deposits credited');
-  return { led: true, credited, scannedTo: to };
+  return { led: true, credited, scannedTo: to, behind: behindOf(to) };
 }
 
 /** Which of `senders` (lower-cased) are the service's own: the chain's treasury, or a wallet it issued. */

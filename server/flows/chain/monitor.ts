@@ -7,7 +7,7 @@ import { fromBaseUnits, toBaseUnits } from '../../domain/chain/amounts';
 import { bumpFees, confirmationsOf, GAS_FUNDING_MULTIPLE, NATIVE_ASSET, NATIVE_GAS_LIMIT, PAYOUT_GAS_LIMIT, retryDelayMs, type WaitReason } from '../../domain/chain/payout';
 import { customerAccount } from '../../domain/chain/treasury';
 import type { Stablecoin } from '../../domain/money';
-import type { Deps } from '../../http/deps';
+import type { Deps } from '../../deps';
 import {
   allocateNonce,
   type ChainTransferRow,
@@ -19,6 +19,7 @@ import {
   updateTransferAt,
 } from '../../store/queries/chain-transfers';
 import type { ChainRuntime } from './chains';
+import { crashPoint } from './crash-point';
 import { confirmTransfer } from './payouts';
 
 export interface MonitorTiming {
@@ -31,14 +32,6 @@ export interface MonitorTiming {
 
 /** A newer claim wrote the row: this check's copy is stale and it stops. */
 class Superseded extends Error {}
-
-/**
- * Test hook, inert unless a sandbox process runs with RAMP_CHAIN_CRASH_AT naming this point: the process then dies at
- * once, as a SIGKILL would end it, so a test can prove that nothing is lost or paid twice across a crash there.
- */
-function crashPoint(deps: Pick<Deps, 'config'>, point: 'after-record' | 'after-broadcast'): void {
-  if (deps.config.sandbox && process.env.RAMP_CHAIN_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
-}
 
 /** An error's first line, without any URL (an RPC URL can carry its provider's API key). */
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/\bhttps?:\/\/\S+/g, '<rpc>').slice(0, 500);
@@ -103,9 +96,13 @@ class Check {
 
   /** Held back with a reason (/readyz shows it), checked again after a pause that doubles while it lasts. */
   async wait(reason: WaitReason, detail: string): Promise<void> {
-    const failures = this.row.failures + 1;
     if (this.row.waitReason !== reason) this.deps.logger.warn(this.log({ reason, detail }), 'chain transfer waits');
-    await this.write({ waitReason: reason, lastError: detail, failures, nextCheckAt: this.later(retryDelayMs(failures, this.timing.pollMs, this.timing.retryMaxMs)) });
+    await this.write(this.waiting(reason, detail));
+  }
+
+  private waiting(reason: WaitReason, detail: string): ChainTransferSet {
+    const failures = this.row.failures + 1;
+    return { waitReason: reason, lastError: detail, failures, nextCheckAt: this.later(retryDelayMs(failures, this.timing.pollMs, this.timing.retryMaxMs)) };
   }
 
   /** The key of the account this transfer is sent from: the treasury, or the customer's wallet (checked to be that address). */
@@ -178,7 +175,7 @@ class Check {
     if (!signed) throw new Superseded();
     this.row = signed;
     this.deps.logger.info(this.log({ kind: row.kind, to: row.toAddress, amount: native ? amount.toString() : row.value, asset: row.asset }), 'chain transfer signed and recorded; sending');
-    crashPoint(this.deps, 'after-record');
+    crashPoint(this.deps, 'after-record', row.kind);
     await this.send();
   }
 
@@ -193,16 +190,23 @@ class Check {
     if (existing?.status === 'CONFIRMED') {
       return this.wait('INSUFFICIENT_GAS', `${row.fromAddress} was funded with gas for this transfer and is short again (${formatEther(balance)} of ${formatEther(gasCost)}): fees rose; a person must fund it`);
     }
-    if (!existing) {
-      const value = gasCost * GAS_FUNDING_MULTIPLE - balance;
-      await queueChainTransfer(
-        this.db,
-        { partnerId: row.partnerId, customerId: row.customerId, blockchain: chain.settings.blockchain, kind: 'GAS', transactionId: row.transactionId, asset: NATIVE_ASSET, token: '', fromAddress: chain.treasury.address, toAddress: row.fromAddress, value: '0', amount: value.toString() },
-        new Date(),
-      );
-      this.deps.logger.info(this.log({ wei: value.toString() }), 'customer wallet short of gas: funded from the treasury first');
-    }
-    await this.wait('AWAITING_GAS', `waiting for the treasury's gas transfer to ${row.fromAddress}`);
+    // The gas transfer and this transfer's wait for it are one step: written together or not at all.
+    const value = gasCost * GAS_FUNDING_MULTIPLE - balance;
+    const now = new Date();
+    const next = await this.db.transaction(async (tx) => {
+      if (!existing) {
+        await queueChainTransfer(
+          tx,
+          { partnerId: row.partnerId, customerId: row.customerId, blockchain: chain.settings.blockchain, kind: 'GAS', transactionId: row.transactionId, asset: NATIVE_ASSET, token: '', fromAddress: chain.treasury.address, toAddress: row.fromAddress, value: '0', amount: value.toString() },
+          now,
+        );
+      }
+      const waiting = await updateTransferAt(tx, row.id, row.version, this.waiting('AWAITING_GAS', `waiting for the treasury's gas transfer to ${row.fromAddress}`), now);
+      if (!waiting) throw new Superseded();
+      return waiting;
+    });
+    if (!existing) this.deps.logger.info(this.log({ wei: value.toString() }), 'customer wallet short of gas: funded from the treasury first');
+    this.row = next;
   }
 
   /** Sends the raw in force (again: the node takes a raw it already has as a success). */
@@ -213,7 +217,7 @@ class Check {
       if (err instanceof TransactionRejectedError) return this.rejected(err);
       throw err;
     }
-    crashPoint(this.deps, 'after-broadcast');
+    crashPoint(this.deps, 'after-broadcast', this.row.kind);
     await this.write({ status: 'SENT', sentAt: this.row.sentAt ?? new Date(), failures: 0, waitReason: null, lastError: null, nextCheckAt: this.later(this.timing.pollMs) });
   }
 
@@ -230,8 +234,10 @@ class Check {
   private async followPending(): Promise<void> {
     const found = await this.landed();
     if (found) return this.included(found);
-    const age = this.row.signedAt ? Date.now() - this.row.signedAt.getTime() : 0;
-    if (this.row.status === 'SENT' && age >= this.timing.replaceAfterMs) return this.replace(`not in a block ${Math.round(age / 1000)} s after it was signed`);
+    // Stuck is counted from when the node took it: a transfer held back (a node down, a broadcast lost) was not waiting
+    // in anyone's pool meanwhile, and replacing it at once would only raise its fees.
+    const age = this.row.sentAt ? Date.now() - this.row.sentAt.getTime() : 0;
+    if (this.row.status === 'SENT' && age >= this.timing.replaceAfterMs) return this.replace(`not in a block ${Math.round(age / 1000)} s after the node took it`);
     await this.send();
   }
 
@@ -302,7 +308,7 @@ class Check {
         tx,
         row.id,
         row.version,
-        { raw: s.raw, hash: s.hash, hashes: [...row.hashes, s.hash], maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(), signedAt: now, nextCheckAt: new Date(now.getTime() + this.timing.leaseMs) },
+        { raw: s.raw, hash: s.hash, hashes: [...row.hashes, s.hash], maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(), signedAt: now, sentAt: null, nextCheckAt: new Date(now.getTime() + this.timing.leaseMs) },
         now,
       );
     });

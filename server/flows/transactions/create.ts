@@ -18,6 +18,13 @@ import { checkReservedLimit, reserveLimit, toUsd } from '../limits';
 import { limitWindows } from '../../domain/limits';
 import { requireChain } from '../chain/chains';
 import type { TxDeps } from './deps';
+import { Decimal } from 'decimal.js';
+import { type Debtor, txidForKey, txidOf } from '../../domain/pix/pix-psp';
+import type { Rider } from '../../store/reusable';
+import { getCustomer } from '../../store/queries/customers';
+import { pixChargeInsert } from '../../store/queries/pix';
+import { createCharge } from '../pix/charges';
+import { crashPoint } from '../pix/crash';
 import { holdFunds } from './ledger';
 import { record, recordRider } from './lifecycle';
 import { readMarket, resolveQuote } from './quote';
@@ -60,12 +67,13 @@ async function customerRefusalFirst<T>(customer: () => Promise<unknown>, step: (
  * alone. No foreign key points at a customer, so the insert takes no lock on the customer's row. The customer's refusal
  * is still told first: a refused or mismatched quote is answered after the customer's checks.
  */
-export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest): Promise<TransactionRow> {
+export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest, opts: { idempotencyKey?: string } = {}): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
   if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
   const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
   // Ids are stored lower case (the uuid column's own text form), the echo in `request` too.
   const customerId = body.customerId.toLowerCase();
+  let charged: string | undefined;
   return db.transaction(async (tx) => {
     const id = newId();
     const now = deps.clock.now();
@@ -85,7 +93,36 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const expiresAt = new Date(now.getTime() + PAYMENT_WINDOW_SECONDS * 1000);
     // The reference a payer quotes (a PIX txid is at most 25 alphanumerics).
     const reference = id.replaceAll('-', '').slice(0, 25);
-    const payment = deps.settlement.payIn({ rail: quote.rail, currency: quote.sourceCurrency, amount: quote.sourceAmount, reference, expiresAt });
+    let payment: Record<string, string>;
+    const riders: Rider[] = [];
+    if (quote.rail === 'PIX' && deps.pix) {
+      // Through the PSP: its charge is the payment, created before the row (its BR Code is in the row) and removed
+      // again when this transaction rolls back (see removeOrphanCharge). A PSP that cannot be reached is a 503, and the
+      // rollback leaves nothing behind: no transaction, no reservation, no redeemed quote.
+      const c = await getCustomer(tx, partnerId, customerId);
+      if (c?.verificationStatus !== 'APPROVED') await customer();
+      // With an Idempotency-Key the txid comes from it: the same request asked again finds the charge a dead try made.
+      const charge = await createCharge(
+        deps.pix,
+        {
+          txid: opts.idempotencyKey ? txidForKey(partnerId, opts.idempotencyKey) : txidOf(id),
+          expiracao: PAYMENT_WINDOW_SECONDS,
+          valor: new Decimal(quote.sourceAmount).toFixed(2),
+          chave: deps.pix.chave,
+          ...(c ? debtorOf(c) : {}),
+          solicitacaoPagador: 'Ramp on-ramp',
+        },
+        txidOf(id),
+      );
+      charged = charge.txid;
+      crashPoint(deps, 'after-charge-created');
+      payment = { rail: 'PIX', brCode: charge.pixCopiaECola!, expiresAt: expiresAt.toISOString() };
+      // On the wall clock, as the PSP and the monitor are (a sandbox partner's clock may be ahead of it).
+      const wall = new Date();
+      riders.push(pixChargeInsert({ txid: charged, partnerId, transactionId: id, valor: charge.valor, expiresAt: new Date(wall.getTime() + PAYMENT_WINDOW_SECONDS * 1000) }, wall));
+    } else {
+      payment = deps.settlement.payIn({ rail: quote.rail, currency: quote.sourceCurrency, amount: quote.sourceAmount, reference, expiresAt });
+    }
     const values = {
       id,
       partnerId,
@@ -116,11 +153,29 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     // made from the row as the insert stores it).
     const created = asInserted(values);
     const reservation = reservationInsert({ partnerId, customerId, amountUsd, reference: id }, now);
-    const row = await insertTransaction(tx, values, [reservation, recordRider(created, now), jobsInsert(onRampDeadlines(deps, created, expiresAt))]);
+    const row = await insertTransaction(tx, values, [reservation, recordRider(created, now), jobsInsert(onRampDeadlines(deps, created, expiresAt)), ...riders]);
     checkReservedLimit(await customer(amountUsd), amountUsd);
     wakeWorkers();
     return row;
+  }).catch(async (err) => {
+    if (charged && deps.pix) await removeOrphanCharge(deps.pix, charged);
+    throw err;
   });
+}
+
+/** The charge of an on-ramp that was not created after all (refused, or the database failed): removed, best effort (it expires anyway, and no one was shown its BR Code). */
+async function removeOrphanCharge(psp: NonNullable<TxDeps['pix']>, txid: string): Promise<void> {
+  await psp.removeCharge(txid).catch(() => undefined);
+}
+
+/** The payer a charge names (API Pix `devedor`): a CPF or CNPJ and the name, when the customer's tax id is Brazilian. */
+function debtorOf(c: CustomerRow): { devedor?: Debtor } {
+  const digits = c.taxId.replace(/\D/g, '');
+  const nome = (c.type === 'BUSINESS' ? c.legalName : c.name)?.slice(0, 200);
+  if (!nome) return {};
+  if (digits.length === 11) return { devedor: { cpf: digits, nome } };
+  if (digits.length === 14) return { devedor: { cnpj: digits, nome } };
+  return {};
 }
 
 export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, body: OffRampRequest): Promise<TransactionRow> {

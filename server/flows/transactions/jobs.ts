@@ -5,6 +5,7 @@ import type { Db } from '../../store/db';
 import { lockTransaction } from '../../store/queries/transactions';
 import { chainLegOf, queueLeg } from '../chain/payouts';
 import type { TxDeps } from './deps';
+import { isPspPayout, queueOffRampPayout } from '../pix/payouts';
 import { moveTo, payOnRamp } from './lifecycle';
 
 /** Job: the next status on the happy path, if the transaction is still where the job found it. */
@@ -14,6 +15,9 @@ export async function stepJob(tx: Db, deps: TxDeps, job: { partnerId: string; pa
   // On a configured chain the stablecoin leg is a real transfer: queued here, moved on by the chain monitor once confirmed.
   const leg = await chainLegOf(tx, deps, row);
   if (leg) return queueLeg(tx, deps, row, leg);
+  // A PIX payout through the PSP: queued here (its idEnvio derived from the transaction), moved on by the PIX monitor.
+  // Wall time, not the partner's sandbox clock: the monitor and the PSP live on the wall clock.
+  if (isPspPayout(deps, row)) return queueOffRampPayout(tx, row, new Date());
   const to = nextStatus(row.type, row.status);
   if (to) await moveTo(tx, deps, row, to);
 }

@@ -53,7 +53,8 @@ export async function moveTo(tx: Db, deps: TxDeps, row: TransactionRow, to: TxSt
   if (to === 'FAILED' || to === 'REFUNDED') await releaseReservation(tx, row.partnerId, row.id, now);
   const moved = await updateTransaction(tx, row.id, set);
   await record(tx, deps, moved, now);
-  if (!isFinal(to) && to !== 'AWAITING_FUNDS') await scheduleStep(tx, deps, moved);
+  // An on-ramp REFUNDING returns a Pix through the PSP: REFUNDED comes when the PSP says the devolução settled, not on a timer.
+  if (!isFinal(to) && to !== 'AWAITING_FUNDS' && !(row.type === 'ON_RAMP' && to === 'REFUNDING')) await scheduleStep(tx, deps, moved);
   return moved;
 }
 
@@ -69,6 +70,10 @@ export async function payOnRamp(db: Db, deps: TxDeps, partnerId: string, id: str
     const row = await locked(tx, partnerId, id);
     if (row.type !== 'ON_RAMP' || row.status !== 'AWAITING_FUNDS') {
       throw new AppError('INVALID_STATE', `Only an on-ramp AWAITING_FUNDS can be paid; this one is ${row.type} ${row.status}.`);
+    }
+    if (deps.pix && (row.payment as { rail?: string } | null)?.rail === 'PIX') {
+      // A real PSP is configured: only a Pix it confirms pays a PIX on-ramp, in sandbox too.
+      throw new AppError('CONFLICT', 'PIX goes through the configured PSP (RAMP_PIX_PSP_URL): this on-ramp is paid only by a real Pix to its BR Code, which the PSP confirms. The sandbox cannot fake it.');
     }
     const expiresAt = Date.parse(String((row.payment as { expiresAt?: string }).expiresAt));
     if (deps.clock.now().getTime() >= expiresAt) throw new AppError('INVALID_STATE', 'The payment window of this on-ramp has closed.');
@@ -86,6 +91,9 @@ export async function failTransaction(db: Db, deps: TxDeps, partnerId: string, i
       throw new AppError('INVALID_STATE', `An on-ramp can fail while AWAITING_FUNDS or TRANSFERRING_FIAT, not ${row.status}.`);
     }
     await assertNoLegInFlight(tx, row);
+    if (deps.pix && row.type === 'OFF_RAMP' && row.status === 'TRANSFERRING_FIAT' && (row.payment as { rail?: string } | null)?.rail === 'PIX') {
+      throw new AppError('CONFLICT', 'This payout goes through the configured PSP (RAMP_PIX_PSP_URL): only its outcome (NAO_REALIZADO) fails it. The sandbox cannot fake it.');
+    }
     return moveTo(tx, deps, row, failureStatus(row.type), { error });
   });
 }

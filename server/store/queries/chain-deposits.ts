@@ -1,9 +1,9 @@
 // Deposit rows and each chain's watch cursor: the leader's lease (taken by compare-and-set), the cursor's move, a deposit recorded once.
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { EvmChain } from '../../domain/chain/settings';
 import { newId } from '../../ids';
 import type { Db } from '../db';
-import { chainCursors, chainDeposits, wallets } from '../schema/index';
+import { chainCursors, chainDeposits } from '../schema/index';
 
 export type ChainCursorRow = typeof chainCursors.$inferSelect;
 export type ChainDepositRow = typeof chainDeposits.$inferSelect;
@@ -47,15 +47,6 @@ export async function releaseCursor(db: Db, blockchain: EvmChain, owner: string,
 export async function cursorOf(db: Db, blockchain: EvmChain): Promise<ChainCursorRow | undefined> {
   const [row] = await db.select().from(chainCursors).where(eq(chainCursors.blockchain, blockchain));
   return row;
-}
-
-/** The wallets among `addresses` (EIP-55, as stored) on `blockchain`, across partners: one seed issues every address. */
-export async function walletsAt(db: Db, blockchain: EvmChain, addresses: string[]): Promise<{ partnerId: string; customerId: string; address: string }[]> {
-  if (addresses.length === 0) return [];
-  return db
-    .select({ partnerId: wallets.partnerId, customerId: wallets.customerId, address: wallets.address })
-    .from(wallets)
-    .where(and(eq(wallets.blockchain, blockchain), inArray(wallets.address, addresses)));
 }
 
 /** Records a deposit; undefined when that log was recorded before (it is then not credited again). */

@@ -2,13 +2,15 @@
 // optionally balances and limit usage) in ONE statement of json_agg subqueries: one round trip instead of six, and for a
 // single customer's read the same statement brings the row too.
 import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import type { KycDocRow, KycPartyRow } from '../../flows/kyc-state';
 import { isUuid } from '../../ids';
 import { Coalescer } from '../coalesce';
 import { baseOutsideTransaction, type Db } from '../db';
-import { customers } from '../schema/index';
+import { type associatedParties, customers, type documents } from '../schema/index';
 import type { CustomerRow } from './customers';
 import type { WalletRow } from './wallets';
+
+export type KycDocRow = { customerId: string; partyId: string | null; type: string; side: string | null; status: (typeof documents.$inferSelect)['status']; id: string };
+export type KycPartyRow = { customerId: string; id: string; type: (typeof associatedParties.$inferSelect)['type'] };
 
 export interface CustomerParts {
   docs: KycDocRow[];

@@ -33,6 +33,12 @@ export async function markDocuments(
     .where(and(eq(documents.partnerId, partnerId), eq(documents.customerId, customerId), inArray(documents.id, ids)));
 }
 
+/** The bytes of all a partner's documents (its quota; uploads in flight for other customers may pass it by their size). */
+export async function partnerDocumentBytes(tx: Db, partnerId: string): Promise<number> {
+  const [row] = await tx.select({ bytes: sum(documents.size) }).from(documents).where(eq(documents.partnerId, partnerId));
+  return Number(row?.bytes ?? 0);
+}
+
 /** How many documents a customer has and their bytes, for the per-customer quota (read under the customer's row lock). */
 export async function documentUsage(tx: Db, partnerId: string, customerId: string): Promise<{ documents: number; bytes: number }> {
   const [row] = await tx

@@ -27,21 +27,49 @@ export function jobsInsert(list: NewJob[]): Rider {
   return { table: jobs, rows: list.map((job) => ({ id: newId(), ...job })) };
 }
 
+/** The claim's two statements, in the order they are tried (exported for the test that reads their plans). */
+export function claimStatements(tx: Db, wallNow: Date) {
+  const now = wallNow.toISOString();
+  const open = sql`${jobs.doneAt} IS NULL AND ${jobs.parkedAt} IS NULL`;
+  // Spelled out: drizzle leaves the columns of a one-table select unqualified, and `partner_id` would name the clock's own.
+  const offsetOf = sql<number>`COALESCE((SELECT c.offset_ms FROM ${partnerClocks} c WHERE c.partner_id = ${jobs}.partner_id), 0)`.mapWith(Number);
+  return [
+    tx
+      .select({ job: jobs, offsetMs: offsetOf })
+      .from(jobs)
+      .where(sql`${open} AND ${jobs.runAt} <= ${now}::timestamptz`)
+      .orderBy(jobs.runAt)
+      .limit(1)
+      .for('update', { skipLocked: true }),
+    tx
+      .select({ job: jobs, offsetMs: sql<number>`${partnerClocks.offsetMs}`.mapWith(Number) })
+      .from(partnerClocks)
+      .innerJoin(
+        jobs,
+        sql`${jobs.partnerId} = ${partnerClocks.partnerId} AND ${open}
+          AND ${jobs.runAt} > ${now}::timestamptz AND ${jobs.runAt} <= ${now}::timestamptz + ${partnerClocks.offsetMs} * interval '1 millisecond'`,
+      )
+      .where(sql`${partnerClocks.offsetMs} > 0`)
+      .orderBy(sql`${jobs.runAt} - ${partnerClocks.offsetMs} * interval '1 millisecond'`)
+      .limit(1)
+      .for('update', { of: jobs, skipLocked: true }),
+  ] as const;
+}
+
 /**
  * Locks one due job for the calling transaction; other processes skip it until that transaction ends. A job is due on its
  * partner's clock (wall time plus the partner's sandbox offset), which comes back with it as `clockOffsetMs`.
+ *
+ * Two statements, each an index range scan that stops at the first row it can lock (jobs_claim_idx,
+ * jobs_partner_claim_idx) instead of sorting every open job. Offsets are never negative (a clock only moves forward), so
+ * a job whose run_at has passed in wall time is due for every partner: the first statement takes the earliest of those.
+ * Only when none is left does the second look at partners whose clock runs ahead, for jobs due in their time alone.
  */
 export async function claimDueJob(tx: Db, wallNow: Date): Promise<(JobRow & { clockOffsetMs: number }) | undefined> {
-  const rows = await tx.execute(sql`
-    SELECT j.id, COALESCE(c.offset_ms, 0)::text AS offset_ms
-    FROM ${jobs} j LEFT JOIN ${partnerClocks} c ON c.partner_id = j.partner_id
-    WHERE j.done_at IS NULL AND j.parked_at IS NULL AND j.run_at <= ${wallNow.toISOString()}::timestamptz + COALESCE(c.offset_ms, 0) * interval '1 millisecond'
-    ORDER BY j.run_at - COALESCE(c.offset_ms, 0) * interval '1 millisecond'
-    LIMIT 1 FOR UPDATE OF j SKIP LOCKED`);
-  const found = ((rows as unknown as { rows?: { id: string; offset_ms: string }[] }).rows ?? (rows as unknown as { id: string; offset_ms: string }[]))[0];
-  if (!found) return undefined;
-  const [row] = await tx.select().from(jobs).where(sql`${jobs.id} = ${found.id}`);
-  return row && { ...row, clockOffsetMs: Number(found.offset_ms) };
+  const [dueInWallTime, dueInPartnerTime] = claimStatements(tx, wallNow);
+  const [found] = await dueInWallTime;
+  const row = found ?? (await dueInPartnerTime)[0];
+  return row && { ...row.job, clockOffsetMs: row.offsetMs };
 }
 
 export async function finishJob(tx: Db, id: string, at: Date): Promise<void> {

@@ -28,9 +28,15 @@ export function walletsOf(db: Db, partnerId: string, customerIds: string[]): Pro
  * wallet). Undefined for an address we did not issue. The caller decides what the owner may learn.
  */
 export async function walletOwner(db: Db, blockchain: Blockchain, address: string): Promise<{ partnerId: string; customerId: string } | undefined> {
-  const [row] = await db
-    .select({ partnerId: wallets.partnerId, customerId: wallets.customerId })
+  const [row] = await walletsAt(db, blockchain, [canonicalAddress(blockchain, address)]);
+  return row && { partnerId: row.partnerId, customerId: row.customerId };
+}
+
+/** The wallets among `addresses` (as stored: EIP-55 on EVM chains) on `blockchain`, across partners: one seed issues every address. */
+export async function walletsAt(db: Db, blockchain: Blockchain, addresses: string[]): Promise<{ partnerId: string; customerId: string; address: string }[]> {
+  if (addresses.length === 0) return [];
+  return db
+    .select({ partnerId: wallets.partnerId, customerId: wallets.customerId, address: wallets.address })
     .from(wallets)
-    .where(and(eq(wallets.blockchain, blockchain), eq(wallets.address, canonicalAddress(blockchain, address))));
-  return row;
+    .where(and(eq(wallets.blockchain, blockchain), inArray(wallets.address, addresses)));
 }

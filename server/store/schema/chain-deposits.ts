@@ -14,7 +14,7 @@ export const chainDeposits = pgTable(
     token: text('token').notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
-    /** The amount the ledger was credited (6 decimals: base units past the sixth decimal are not credited, see README). */
+    /** The amount the ledger was credited (6 decimals: base units past the sixth decimal are not credited, see docs/on-chain-settlement.md). */
     value: numeric('value', { precision: 38, scale: 6 }).notNull(),
     /** The log's own amount, in the token's base units. */
     amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),

@@ -12,6 +12,7 @@ export const idempotencyKeys = pgTable(
     state: text('state', { enum: ['IN_PROGRESS', 'COMPLETE'] }).notNull(),
     responseStatus: integer('response_status'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    /** Encrypted (`enc:v1:`, see SealedBox in tokens.ts): answers carry secrets. Plain in rows written before that. */
     responseBody: text('response_body'),
     createdAt: createdAt(),
     lockedAt: timestamp('locked_at', { withTimezone: true }).notNull().defaultNow(),

@@ -21,3 +21,5 @@ export * from './webhooks';
 export * from './chain-transfers';
 export * from './chain-nonces';
 export * from './chain-deposits';
+export * from './pix';
+export * from './session-uploads';

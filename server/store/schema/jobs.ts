@@ -18,5 +18,11 @@ export const jobs = pgTable(
     doneAt: timestamp('done_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`done_at IS NULL`), index('jobs_done_idx').on(t.doneAt).where(sql`done_at IS NOT NULL`)],
+  (t) => [
+    // The claim's scan: open jobs in run_at order, so a claim reads the due jobs it takes (and any locked ones it skips), not every open job.
+    index('jobs_claim_idx').on(t.runAt).where(sql`done_at IS NULL AND parked_at IS NULL`),
+    // The claim of partners whose sandbox clock runs ahead: their jobs due in partner time but not yet in wall time.
+    index('jobs_partner_claim_idx').on(t.partnerId, t.runAt).where(sql`done_at IS NULL AND parked_at IS NULL`),
+    index('jobs_done_idx').on(t.doneAt).where(sql`done_at IS NOT NULL`),
+  ],
 );

@@ -13,10 +13,18 @@ export const webhookEndpoints = pgTable(
     /** Event types or prefixes ending in `.`; null: every event. */
     events: jsonb('events').$type<string[] | null>(),
     enabled: boolean('enabled').notNull().default(true),
+    /** Encrypted (`enc:v1:`, see SealedBox in tokens.ts), bound to the endpoint; plain (`whsec_…`) in rows written before that. */
     secret: text('secret').notNull(),
     /** The secret before the last rotation, still signed with until `previous_secret_expires_at`. */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    /** Failed attempts in a row (reset by a success): the endpoint is paused when it reaches RAMP_WEBHOOK_PAUSE_AFTER. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** While failing, no attempt to this endpoint starts before this (its own backoff, beside each delivery's). */
+    retryAt: timestamp('retry_at', { withTimezone: true }),
+    /** Why the service disabled it (a run of failures); null when enabled or disabled by the partner. Its pending deliveries wait. */
+    disabledReason: text('disabled_reason'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -38,7 +46,12 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`), index('webhook_deliveries_event_idx').on(t.eventId)],
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+    // The fair claim: each endpoint's oldest due deliveries.
+    index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
 );
 
 export const webhookAttempts = pgTable(

@@ -1,4 +1,5 @@
 // The add-account form of <ramp-offramp>: a PIX, SEPA or SWIFT payout account with its holder, checked as the server checks (validators.ts), "Me" filled from the customer.
+import type { FieldProblemKey } from '../../i18n/problem-words';
 import { html, nothing, type LitElement, type TemplateResult } from 'lit';
 import { Task, TaskStatus } from '@lit/task';
 import type { BankAccount } from '../../contract/bank-accounts';
@@ -8,19 +9,16 @@ import { ProblemError, type BffClient, type BffCreateBankAccount } from '../../c
 import { IdempotencyKeys } from '../../client/idempotency';
 import type { I18nController, MessageKey, TranslateArgs } from '../../i18n';
 import { formatIban } from '../../rules/iban';
-import { countryOptions } from '../onboarding/countries';
-import { refitTaxId, reformatTaxId, taxIdMaxLength } from '../onboarding/format';
+import { refitTaxId, reformatTaxId } from '../onboarding/format';
 import { alertFor, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
-import { errorKeys, fieldLabelKeys, holderTypeKeys, keyHintKeys, keyTypeKeys, railKeys, relationshipKeys } from './bank-labels';
+import { errorKeys, holderTypeKeys, railKeys } from './bank-labels';
+import { bankLabel, renderBankField } from './bank-fields';
 import {
   bankFieldOf,
   bankRails,
   emptyBankForm,
   holderTaxIdKind,
   holderTypes,
-  isOptional,
-  pixKeyTypes,
-  relationships,
   selfHolder,
   toCreateBankAccount,
   visibleFields,
@@ -50,7 +48,7 @@ interface BankFormState {
   form: BankForm;
   touched: ReadonlySet<BankField>;
   submitted: boolean;
-  serverErrors: Partial<Record<BankField, string>>;
+  serverErrors: Partial<Record<BankField, FieldProblemKey>>;
   alert: TransactionAlert | undefined;
   /** What "Me" filled in from the customer, while the holder is SELF (undefined until the customer is read). */
   selfFilled: SelfHolder | undefined;
@@ -182,179 +180,19 @@ export class BankAccountForm {
   }
 
   private renderBankField(field: BankField): TemplateResult {
-    const id = `bank-${field}`;
-    const error = this.bankFieldErrorText(field);
-    const hint = this.bankHint(field);
-    const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || nothing;
-    const optional = isOptional(this.s.form, field);
-    return html`
-      <div part="field field-${field}" class="field">
-        <label part="label" for=${id}>
-          ${this.bankLabel(field)}${optional ? html` <span class="optional">(${this.t('bank.optional')})</span>` : nothing}
-        </label>
-        ${this.renderBankControl(field, id, Boolean(error), describedBy, !optional)}
-        ${hint ? html`<p id="${id}-hint" part="hint" class="hint">${hint}</p>` : nothing}
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </div>
-    `;
-  }
-
-  private renderBankControl(field: BankField, id: string, invalid: boolean, describedBy: string | typeof nothing, required: boolean): TemplateResult {
-    const f = this.s.form;
-    const aria = { invalid: invalid ? 'true' : 'false' };
-    switch (field) {
-      case 'keyType':
-        return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${this.onKeyTypeChange}>
-          ${pixKeyTypes.map((k) => html`<option value=${k} ?selected=${f.keyType === k}>${this.t(keyTypeKeys[k])}</option>`)}
-        </select>`;
-      case 'relationship':
-        return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${this.onSelect}>
-          ${relationships.map((r) => html`<option value=${r} ?selected=${f.relationship === r}>${this.t(relationshipKeys[r])}</option>`)}
-        </select>`;
-      case 'country':
-      case 'bankCountry':
-        return html`<select
-          id=${id}
-          name=${field}
-          part="select"
-          ?required=${required}
-          autocomplete=${field === 'country' ? 'country' : 'off'}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          @change=${this.onSelect}
-          @blur=${this.onBlur}
-        >
-          <option value="" ?selected=${!f[field]}>${this.t('bank.country.placeholder')}</option>
-          ${countryOptions(this.i18n.locale, f.rail === 'PIX' ? ['BRA'] : f.rail === 'SEPA' ? ['PRT', 'DEU', 'FRA', 'ESP', 'ITA'] : ['USA'])
-            .map((c) => html`<option value=${c.code} ?selected=${c.code === f[field]}>${c.name}</option>`)}
-        </select>`;
-      case 'birthDate':
-      case 'incorporationDate':
-        return html`<input
-          id=${id}
-          name=${field}
-          part="input"
-          type="date"
-          min="1900-01-01"
-          max=${isoDay(new Date())}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          .value=${f[field]}
-          @input=${this.onInput}
-          @change=${this.onInput}
-          @blur=${this.onBlur}
-        />`;
-      default: {
-        const text = this.textAttributes(field);
-        return html`<input
-          id=${id}
-          name=${field}
-          part="input"
-          type=${text.type}
-          inputmode=${text.inputmode ?? nothing}
-          autocomplete=${text.autocomplete}
-          autocapitalize=${text.autocapitalize ?? nothing}
-          spellcheck="false"
-          maxlength=${text.maxlength ?? nothing}
-          ?required=${required}
-          ?readonly=${field === 'taxId' && this.s.selfFilled !== undefined}
-          aria-invalid=${aria.invalid}
-          aria-describedby=${describedBy}
-          .value=${f[field]}
-          @input=${this.onInput}
-          @blur=${this.onBlur}
-        />`;
-      }
-    }
-  }
-
-  private textAttributes(field: BankField): { type: string; inputmode?: string; autocomplete: string; autocapitalize?: string; maxlength?: number } {
-    const f = this.s.form;
-    switch (field) {
-      case 'keyValue':
-        switch (f.keyType) {
-          case 'CPF':
-            return { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: taxIdMaxLength.cpf };
-          case 'CNPJ':
-            return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: taxIdMaxLength.cnpj };
-          case 'EMAIL':
-            return { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 77 };
-          case 'PHONE':
-            return { type: 'tel', inputmode: 'tel', autocomplete: 'off', maxlength: 20 };
-          case 'EVP':
-            return { type: 'text', autocomplete: 'off', maxlength: 36 };
-        }
-      case 'taxId':
-        return {
-          type: 'text',
-          inputmode: holderTaxIdKind(f) === 'cpf' ? 'numeric' : undefined,
-          autocomplete: 'off',
-          autocapitalize: 'characters',
-          maxlength: taxIdMaxLength[holderTaxIdKind(f)],
-        };
-      case 'iban':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 42 };
-      case 'bic':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 11 };
-      case 'accountNumber':
-        return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 40 };
-      case 'holderName':
-        return { type: 'text', autocomplete: 'name', maxlength: 200 };
-      case 'email':
-        return { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 254 };
-      case 'legalName':
-        return { type: 'text', autocomplete: 'organization', maxlength: 200 };
-      case 'line1':
-        return { type: 'text', autocomplete: 'address-line1', maxlength: 200 };
-      case 'city':
-        return { type: 'text', autocomplete: 'address-level2', maxlength: 100 };
-      case 'state':
-        return { type: 'text', autocomplete: 'address-level1', maxlength: 100 };
-      case 'postalCode':
-        return { type: 'text', autocomplete: 'postal-code', maxlength: 20 };
-      default:
-        break;
-    }
-    return { type: 'text', autocomplete: 'off', maxlength: field === 'name' ? 100 : 140 };
-  }
-
-  private bankLabel(field: BankField): string {
-    if (field === 'taxId') {
-      const kind = holderTaxIdKind(this.s.form);
-      return kind === 'cpf' ? this.t('bank.field.taxId.cpf') : kind === 'cnpj' ? this.t('bank.field.taxId.cnpj') : this.t('bank.field.taxId');
-    }
-    if (field === 'bic' && this.s.form.rail === 'SWIFT') return this.t('bank.field.swiftCode');
-    return this.t(fieldLabelKeys[field]);
-  }
-
-  private bankHint(field: BankField): string | undefined {
-    switch (field) {
-      case 'name':
-        return this.t('bank.field.name.hint');
-      case 'keyValue':
-        return this.t(keyHintKeys[this.s.form.keyType]);
-      case 'iban':
-        return this.t('bank.field.iban.hint');
-      case 'bic':
-        return this.t('bank.field.bic.hint');
-      case 'relationship':
-        return this.t('bank.field.relationship.hint');
-      case 'taxId':
-        return this.s.selfFilled ? this.t('bank.field.taxId.self.hint') : undefined;
-      default:
-        return undefined;
-    }
+    const { form, selfFilled } = this.s;
+    return renderBankField(this.i18n, { form, selfFilled, error: this.bankFieldErrorText, ...this.fieldHandlers }, field);
   }
 
   /** Server errors show at once; client errors after the field was left or a save was tried. */
-  private bankFieldErrorText(field: BankField): string | undefined {
+  private bankFieldErrorText = (field: BankField): string | undefined => {
     const server = this.s.serverErrors[field];
-    if (server) return this.t('tx.error.rejected', { message: server });
+    if (server) return this.t(server);
     if (!this.s.submitted && !this.s.touched.has(field)) return undefined;
     const error = fieldError(this.s.form, field, isoDay(new Date()));
     if (error === 'underage') return this.t('bank.error.underage', { age: ADULT_AGE });
     return error ? this.t(errorKeys[error]) : undefined;
-  }
+  };
 
   // ── input ──
 
@@ -468,7 +306,7 @@ export class BankAccountForm {
   private markTouched(field: BankField): void {
     if (!this.s.touched.has(field)) this.patch({ touched: new Set([...this.s.touched, field]) });
     const message = this.bankFieldErrorText(field);
-    if (message && !this.s.submitted) this.options.announce(this.t('tx.field.error', { field: this.bankLabel(field), message }));
+    if (message && !this.s.submitted) this.options.announce(this.t('tx.field.error', { field: bankLabel(this.i18n, this.s.form, field), message }));
   }
 
   private onRailChange = (event: Event): void => {
@@ -488,6 +326,13 @@ export class BankAccountForm {
   private onKeyTypeChange = (event: Event): void => {
     const keyType = (event.target as HTMLSelectElement).value as PixKeyType;
     this.patch({ form: { ...this.s.form, keyType, keyValue: '' }, touched: new Set([...this.s.touched].filter((f) => f !== 'keyValue')) });
+  };
+
+  private readonly fieldHandlers = {
+    onInput: this.onInput,
+    onSelect: this.onSelect,
+    onBlur: this.onBlur,
+    onKeyTypeChange: this.onKeyTypeChange,
   };
 
   private onSaveAccount = (event: SubmitEvent): void => {
@@ -517,16 +362,16 @@ export class BankAccountForm {
     if (error instanceof ProblemError && (error.status === 400 || error.status === 422)) {
       const { fields, unplaced } = placeFieldProblems(error.errors, bankFieldOf);
       const visible = visibleFields(this.s.form);
-      const placed = Object.fromEntries(Object.entries(fields).filter(([f]) => visible.includes(f as BankField))) as Partial<Record<BankField, string>>;
+      const placed = Object.fromEntries(Object.entries(fields).filter(([f]) => visible.includes(f as BankField))) as Partial<Record<BankField, FieldProblemKey>>;
       this.patch({ serverErrors: { ...this.s.serverErrors, ...placed } });
       const first = visible.find((f) => placed[f]);
       if (first) {
         this.options.announce(this.i18n.plural('tx.form.invalid', Object.keys(placed).length));
         void this.host.updateComplete.then(() => this.host.renderRoot.querySelector<HTMLElement>(`#bank-${first}`)?.focus());
       }
-      const rest = [...unplaced, ...Object.entries(fields).filter(([f]) => !visible.includes(f as BankField)).map(([path, message]) => ({ path, message: String(message) }))];
-      if (first && rest.length === 0) return;
-      this.patch({ alert: { kind: 'validation', detail: rest.map((p) => `${p.path}: ${p.message}`).join('; ') || error.detail } });
+      const hidden = Object.keys(fields).filter((f) => !visible.includes(f as BankField));
+      if (first && unplaced.length === 0 && hidden.length === 0) return;
+      this.patch({ alert: { kind: 'validation' } });
       return;
     }
     this.patch({ alert });

@@ -8,33 +8,27 @@ import type { BankAccount } from '../../contract/bank-accounts';
 import type { Quote } from '../../contract/exchange-rates';
 import type { BffOffRampRequest, Transaction } from '../../contract/transactions';
 import { defaultApiBase } from '../../client/api-base';
-import { createBffClient, ProblemError, type BffClient } from '../../client/bff-client';
+import { createBffClient, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
 import { RampBankAccountCreatedEvent } from '../../events/bank-account-created';
 import { RampErrorEvent } from '../../events/error';
 import { RampRequoteRequestedEvent } from '../../events/requote-requested';
-import { formatInstant, I18nController, type MessageKey, type TranslateArgs } from '../../i18n';
-import { formatAmount } from '../quote/amount';
+import { I18nController, type MessageKey, type TranslateArgs } from '../../i18n';
 import { alertText } from '../transaction/alert-text';
-import { purposeKeys } from '../transaction/labels';
 import { PaymentLock } from '../transaction/lock';
-import { alertFor, errorDetailFor, isRetryable, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
-import { isPurpose, purposes } from '../transaction/purposes';
-import { isTerminal, type TransactionStatus } from '../transaction/steps';
+import { alertFor, errorDetailFor, isReported, type TransactionAlert } from '../transaction/problems';
+import { isTerminal } from '../transaction/steps';
 import { TransactionTracker } from '../transaction/tracker';
 import { AccountList } from './account-list';
 import { BankAccountForm } from './bank-account-form';
 import { keyTypeKeys } from './bank-labels';
-import { identifierText } from './format';
-import type { BankRail, PixKeyType } from './model';
-import { supportReference } from '../support-reference';
+import type { PixKeyType } from './model';
 import { offrampStyles } from './offramp.styles';
-import { offRampRequest, payoutSource, purposeFits, unavailableReason, type PayoutSource } from './payout';
+import { offRampRequest, payoutSource, railFor, type PayoutSource } from './payout';
+import { PayoutForm } from './payout-form';
+import { panelOf, renderAddAccount, renderAlert, renderPayout, renderSummary } from './payout-views';
 
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
-
-type Currency = Quote['sourceCurrency'];
-type PayoutField = 'account' | 'purpose';
 
 /**
  * The off-ramp: the user picks one of their payout bank accounts (paged, newest first; only accounts whose holder is
@@ -151,14 +145,11 @@ export class RampOfframp extends RampElement {
   /** The locked quote itself (`ramp-quote-locked` → `detail.quote`): shows the amounts and keeps accounts of another currency out. */
   @property({ attribute: false }) quote: Quote | undefined;
 
-  @state() private selectedPurpose = '';
-  @state() private purposeTouched = false;
-  @state() private submitted = false;
-  @state() private payoutServerErrors: Partial<Record<PayoutField, string>> = {};
   @state() private alert: TransactionAlert | undefined;
   @state() private announcement = '';
 
   private readonly i18n = new I18nController(this);
+  private readonly payoutForm = new PayoutForm(this, this.i18n, () => this.selectedAccount, () => !this.tx);
   private readonly payoutKeys = new IdempotencyKeys();
   /** The account of the payout on screen (the list may page away from it). */
   private payoutAccount: BankAccount | undefined;
@@ -197,9 +188,11 @@ export class RampOfframp extends RampElement {
     announce: (message) => this.announce(message),
     report: (error, operation) => this.report(error, operation),
     renderAlert: (alert, retry, testid) => this.renderAlert(alert, retry, testid),
-    error: () => this.payoutFieldError('account'),
-    renderAdd: () => this.renderAddAccount(),
-    chosen: () => this.accountChosen(),
+    error: () => this.payoutForm.error('account'),
+    renderAdd: () => renderAddAccount(this.i18n, this.bankForm.adding, this.bankForm.onToggleAdd),
+    chosen: () => {
+      if (this.payoutForm.accountChosen()) this.announce(this.t('offramp.purpose.selfOnly'));
+    },
   });
 
   /** The lock of the quote we pay with: its countdown, shared with the quote panel; at its end the form gives way to a re-quote. */
@@ -230,7 +223,6 @@ export class RampOfframp extends RampElement {
     // Here rather than in updated(): the loading state it sets joins this render instead of scheduling another.
     if (changed.has('session') || changed.has('apiBase') || changed.has('pageSize')) void this.accountList.load(undefined);
   }
-
 
   protected override render(): TemplateResult {
     return html`
@@ -263,216 +255,43 @@ export class RampOfframp extends RampElement {
     return source.kind === 'locked' && this.quote?.id === source.exchangeRateId ? this.quote : undefined;
   }
 
-  private money(amount: string | undefined, currency: string | undefined): string {
-    if (!amount || !currency || !/^\d+(\.\d+)?$/.test(amount)) return amount ?? '';
-    return formatAmount(amount, currency as Currency, this.i18n.locale);
-  }
-
   // ── choosing ──
 
   private renderChoose(): TemplateResult {
     return html`
       <p class="muted">${this.t('offramp.intro')}</p>
-      ${this.renderSummary()} ${this.accountList.render()} ${this.bankForm.adding ? this.bankForm.render() : nothing} ${this.renderPayoutForm()}
-    `;
-  }
-
-  private renderSummary(): TemplateResult | typeof nothing {
-    const source = this.source;
-    if (source.kind === 'missing') return html`<div class="notice" data-tone="danger" data-testid="missing">${this.t('offramp.missing')}</div>`;
-    const quote = this.lockedQuote;
-    if (source.kind === 'locked' && !quote) return nothing;
-    if (this.lock.expired) return this.lock.renderExpired();
-    return html`${this.lock.renderCountdown()}
-      <dl part="summary" class="amounts" data-testid="summary">
-        <dt>${this.t('offramp.send')}</dt>
-        <dd class="big" data-testid="summary-send">
-          ${quote ? this.money(quote.sourceAmount, quote.sourceCurrency) : source.kind === 'unlocked' ? this.money(source.amount, source.stablecoin) : ''}
-        </dd>
-        ${quote
-          ? html`<dt>${this.t('offramp.receive')}</dt>
-              <dd data-testid="summary-receive">${this.money(quote.finalTargetAmount, quote.targetCurrency)}</dd>`
-          : nothing}
-      </dl>
-    `;
-  }
-
-  // ── the add-account form ──
-
-  private renderAddAccount(): TemplateResult {
-    return html`
-        <div class="actions start">
-          <button
-            part="add-account"
-            type="button"
-            data-testid="add-account"
-            aria-expanded=${this.bankForm.adding ? 'true' : 'false'}
-            aria-controls="bank-form"
-            @click=${this.bankForm.onToggleAdd}
-          >
-            ${this.t('offramp.accounts.add')}
-          </button>
-        </div>
+      ${renderSummary(this.i18n, this.source, this.lockedQuote, this.lock)} ${this.accountList.render()} ${this.bankForm.adding ? this.bankForm.render() : nothing} ${this.renderPayoutForm()}
     `;
   }
 
   // ── the payout form ──
 
   private renderPayoutForm(): TemplateResult {
-    const busy = this.payoutTask.status === TaskStatus.PENDING;
-    const error = this.payoutFieldError('purpose');
-    const account = this.selectedAccount;
-    const selfOnly = account !== undefined && account.holder.relationship !== 'SELF';
-    const describedBy = ['offramp-purpose-hint', error ? 'offramp-purpose-error' : ''].filter(Boolean).join(' ');
-    return html`
-      <form part="form" class="section" novalidate aria-busy=${busy ? 'true' : 'false'} data-testid="payout-form" @submit=${this.onConfirm}>
-        ${this.alert ? this.renderAlert(this.alert, () => void this.confirm(), 'alert') : nothing}
-        ${account
-          ? html`<p class="muted" data-testid="selected-account">${this.t('offramp.to')}: ${account.name} · ${identifierText(account, this.keyTypeName)}</p>`
-          : nothing}
-        <div part="field field-purpose" class="field">
-          <label part="label" for="offramp-purpose">${this.t('offramp.purpose.label')}</label>
-          <select
-            id="offramp-purpose"
-            name="purpose"
-            part="select"
-            required
-            data-testid="purpose"
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${describedBy}
-            @change=${this.onPurposeChange}
-            @blur=${this.onPurposeBlur}
-          >
-            <option value="" ?selected=${!this.selectedPurpose}>${this.t('offramp.purpose.placeholder')}</option>
-            ${purposes.map(
-              (p) => html`<option value=${p} ?selected=${p === this.selectedPurpose} ?disabled=${p === 'PERSONAL_ACCOUNT' && selfOnly}>
-                ${this.t(purposeKeys[p])}${p === 'PERSONAL_ACCOUNT' && selfOnly ? ` (${this.t('offramp.purpose.selfOnly.short')})` : ''}
-              </option>`,
-            )}
-          </select>
-          <p id="offramp-purpose-hint" part="hint" class="hint">${this.t('offramp.purpose.hint')}</p>
-          ${error ? html`<p id="offramp-purpose-error" part="error" class="error" data-testid="purpose-error">${error}</p>` : nothing}
-        </div>
-        ${this.lock.expired
-          ? nothing
-          : html`<div class="actions">
-              <button
-                part="submit"
-                class="primary"
-                type="submit"
-                data-testid="confirm-payout"
-                aria-disabled=${busy || this.source.kind === 'missing' ? 'true' : 'false'}
-              >
-                ${busy ? this.t('offramp.confirming') : this.t('offramp.confirm')}
-              </button>
-            </div>`}
-      </form>
-    `;
-  }
-
-  private payoutFieldError(field: PayoutField): string | undefined {
-    const server = this.payoutServerErrors[field];
-    if (server) return this.t('tx.error.rejected', { message: server });
-    if (field === 'account') {
-      return this.submitted && !this.selectedAccount ? this.t('offramp.account.required') : undefined;
-    }
-    const purpose = this.selectedPurpose;
-    if (isPurpose(purpose) && !purposeFits(purpose, this.selectedAccount)) return this.t('offramp.purpose.selfOnly');
-    if (!purpose && (this.submitted || this.purposeTouched)) return this.t('offramp.purpose.required');
-    return undefined;
+    return this.payoutForm.render({
+      busy: this.payoutTask.status === TaskStatus.PENDING,
+      missing: this.source.kind === 'missing',
+      expired: this.lock.expired,
+      alert: this.alert ? this.renderAlert(this.alert, () => void this.confirm(), 'alert') : nothing,
+      keyTypeName: this.keyTypeName,
+      submit: this.onConfirm,
+    });
   }
 
   private renderAlert(alert: TransactionAlert, retry: () => void, testid: string): TemplateResult {
-    return html`
-      <div part="alert" class="alert" role="alert" data-testid=${testid} data-kind=${alert.kind}>
-        <p>${alertText(alert, this.i18n)}</p>
-        ${alert.kind === 'requote'
-          ? html`<button part="alert-action" type="button" data-testid="requote" @click=${() => this.requestRequote(alert.code)}>${this.t('tx.requote')}</button>`
-          : isRetryable(alert)
-            ? html`<button part="alert-action" type="button" data-testid="retry" @click=${retry}>${this.t('tx.alert.retry')}</button>`
-            : nothing}
-      </div>
-    `;
+    return renderAlert(this.i18n, alert, { retry, requote: (reason) => this.requestRequote(reason) }, testid);
   }
 
   // ── the payout's life ──
 
   private renderTransaction(tx: Transaction): TemplateResult {
-    const status = tx.state.status;
-    const account = this.payoutAccount;
-    const coin = tx.quote?.sourceCurrency ?? String(tx.request.sourceCurrency ?? '');
-    const fiat = tx.quote?.targetCurrency ?? account?.currency ?? String(tx.request.targetCurrency ?? '');
-    const stepper = this.tracker.renderStepper(tx, this.i18n);
-    const settlement =
-      tx.state.estimatedSettlementAt && account?.rail !== 'PIX' && !isTerminal(status)
-        ? html`<p part="settlement" data-testid="settlement">
-            ${this.t('offramp.settlement', { time: formatInstant(tx.state.estimatedSettlementAt, this.i18n.locale) })}
-          </p>`
-        : nothing;
-    const amounts = html`
-      <dl part="summary" class="amounts" data-testid="amounts">
-        <dt>${this.t('offramp.send')}</dt>
-        <dd data-testid="amount-send">${this.money(tx.quote?.sourceAmount ?? String(tx.request.amount ?? ''), coin)}</dd>
-        ${tx.quote
-          ? html`<dt>${status === 'SUCCESS' ? this.t('offramp.success.paid') : this.t('offramp.receive')}</dt>
-              <dd class="big" data-testid="amount-receive">${this.money(tx.state.receipt?.targetAmount ?? tx.quote.finalTargetAmount, fiat)}</dd>`
-          : nothing}
-        ${account
-          ? html`<dt>${this.t('offramp.to')}</dt>
-              <dd>${account.name} · ${identifierText(account, this.keyTypeName)}</dd>`
-          : nothing}
-      </dl>
-      ${supportReference(this.t('offramp.reference'), tx.id, 'reference')}
-    `;
-    const trouble = this.tracker.renderTrouble(this.i18n);
-    const again = html`<div class="actions start">
-      <button part="again" type="button" data-testid="again" @click=${this.onAgain}>${this.t('offramp.again')}</button>
-    </div>`;
-    if (status === 'SUCCESS') {
-      return html`
-        <div part="success" class="panel notice" data-tone="success" data-testid="success">
-          <h3 id="phase-title" tabindex="-1">${this.t('offramp.success.title')}</h3>
-          ${amounts} ${this.renderExplorerLink(tx)}
-        </div>
-        ${stepper} ${again}
-      `;
-    }
-    if (status === 'REFUNDING' || status === 'REFUNDED' || status === 'FAILED') {
-      const message = tx.state.error?.message ?? tx.state.error?.code ?? '—';
-      const title = status === 'REFUNDED' ? 'offramp.refunded.title' : status === 'REFUNDING' ? 'offramp.refunding.title' : 'offramp.failed.title';
-      const body = status === 'REFUNDED' ? 'offramp.refunded.body' : status === 'REFUNDING' ? 'offramp.refunding.body' : 'offramp.failed.body';
-      return html`
-        <div part="refund" class="panel notice" data-tone="danger" data-testid=${status === 'REFUNDED' ? 'refunded' : status === 'REFUNDING' ? 'refunding' : 'failed'}>
-          <h3 id="phase-title" tabindex="-1">${this.t(title)}</h3>
-          <p>${this.t(body, { message, coin })}</p>
-          ${amounts}
-        </div>
-        ${stepper} ${trouble} ${isTerminal(status) ? again : nothing}
-      `;
-    }
-    return html`
-      <div class="panel" data-testid="progress">
-        <h3 id="phase-title" tabindex="-1">${this.t('offramp.progress.title')}</h3>
-        <p>${this.t('offramp.progress.body', { coin })}</p>
-        ${amounts} ${settlement} ${stepper} ${trouble}
-      </div>
-    `;
+    return renderPayout(this.i18n, tx, {
+      account: this.payoutAccount,
+      stepper: this.tracker.renderStepper(tx, this.i18n),
+      trouble: this.tracker.renderTrouble(this.i18n),
+      keyTypeName: this.keyTypeName,
+      again: this.onAgain,
+    });
   }
-
-  private renderExplorerLink(tx: Transaction): TemplateResult | typeof nothing {
-    const url = tx.state.receipt?.blockExplorerUrl;
-    // Only web links: a `javascript:` URL from a compromised upstream must not become a clickable link.
-    if (!url || !/^https?:\/\//i.test(url)) return nothing;
-    return html`<a part="explorer-link" class="explorer" href=${url} target="_blank" rel="noopener noreferrer" data-testid="explorer-link">
-      ${this.t('offramp.explorer')}<span class="visually-hidden"> ${this.t('tx.newTab')}</span>
-    </a>`;
-  }
-
-  // ── bank accounts: reading ──
-
-  // ── bank accounts: adding ──
-
-  // ── bank accounts: added ──
 
   private accountCreated(account: BankAccount): void {
     this.dispatchEvent(new RampBankAccountCreatedEvent(account));
@@ -482,24 +301,6 @@ export class RampOfframp extends RampElement {
 
   // ── paying out ──
 
-  private accountChosen(): void {
-    const { account: _, ...rest } = this.payoutServerErrors;
-    this.payoutServerErrors = rest;
-    const purpose = this.selectedPurpose;
-    if (isPurpose(purpose) && !purposeFits(purpose, this.selectedAccount)) this.announce(this.t('offramp.purpose.selfOnly'));
-  }
-
-  private onPurposeChange = (event: Event): void => {
-    this.selectedPurpose = (event.target as HTMLSelectElement).value;
-    const { purpose: _, ...rest } = this.payoutServerErrors;
-    this.payoutServerErrors = rest;
-  };
-
-  /** A select removed while focused (the payout replaced the form) blurs during that render: the user did not leave it. */
-  private onPurposeBlur = (): void => {
-    if (!this.tx) this.purposeTouched = true;
-  };
-
   private onConfirm = (event: SubmitEvent): void => {
     event.preventDefault();
     void this.confirm();
@@ -507,21 +308,18 @@ export class RampOfframp extends RampElement {
 
   private async confirm(): Promise<void> {
     if (this.payoutTask.status === TaskStatus.PENDING) return;
-    this.submitted = true;
+    this.payoutForm.markSubmitted();
     this.alert = undefined;
     const source = this.source;
     if (source.kind === 'missing' || this.lock.expired) return;
-    const account = this.selectedAccount;
-    const purpose = this.selectedPurpose;
-    const invalid: string[] = [];
-    if (!account || unavailableReason(account, this.lockedQuote)) invalid.push('input[name="bankAccount"]:not(:disabled)');
-    if (!isPurpose(purpose) || !purposeFits(purpose, account)) invalid.push('#offramp-purpose');
-    if (!account || !isPurpose(purpose) || invalid.length > 0) {
-      this.announce(this.i18n.plural('tx.form.invalid', Math.max(1, invalid.length)));
+    const checked = this.payoutForm.check(this.lockedQuote);
+    if ('invalid' in checked) {
+      this.announce(this.i18n.plural('tx.form.invalid', Math.max(1, checked.invalid.length)));
       await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>(invalid[0] ?? '#offramp-purpose')?.focus();
+      this.renderRoot.querySelector<HTMLElement>(checked.invalid[0] ?? '#offramp-purpose')?.focus();
       return;
     }
+    const { account, purpose } = checked;
     this.payoutAccount = account;
     const body = offRampRequest(source, account, purpose);
     this.announce(this.t('offramp.confirming'));
@@ -532,23 +330,15 @@ export class RampOfframp extends RampElement {
   private payoutFailed(error: unknown): void {
     const alert = alertFor(error);
     if (!alert) return;
-    if (error instanceof ProblemError && error.status === 400) {
-      const { fields, unplaced } = placeFieldProblems<PayoutField>(error.errors, (segments) =>
-        segments[0] === 'purpose' ? 'purpose' : segments[0] === 'bankAccountId' ? 'account' : undefined,
-      );
-      this.payoutServerErrors = { ...this.payoutServerErrors, ...fields };
-      if (Object.keys(fields).length > 0 && unplaced.length === 0) {
-        this.announce(this.i18n.plural('tx.form.invalid', Object.keys(fields).length));
-        const target = fields.account ? 'input[name="bankAccount"]:not(:disabled)' : '#offramp-purpose';
-        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(target)?.focus());
-        return;
-      }
+    const placed = this.payoutForm.placed(error);
+    if (placed) {
+      this.announce(this.i18n.plural('tx.form.invalid', placed.count));
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(placed.focus)?.focus());
+      return;
     }
     this.alert = alert;
     this.announce(alertText(alert, this.i18n));
-    if (alert.kind === 'network' || alert.kind === 'session' || alert.kind === 'forbidden' || alert.kind === 'notFound' || alert.kind === 'other') {
-      this.report(error, 'createOffRamp');
-    }
+    if (isReported(alert)) this.report(error, 'createOffRamp');
   }
 
   private async created(tx: Transaction): Promise<void> {
@@ -563,8 +353,7 @@ export class RampOfframp extends RampElement {
   /** A new status (`ramp-transaction-updated` is out): say it; a new panel replaces what had focus, so put it on the new heading. */
   private statusChanged(previous: Transaction, next: Transaction): void {
     this.announceStep();
-    const panelChanged = (s: TransactionStatus) => (s === 'SUCCESS' ? 'success' : s === 'REFUNDING' || s === 'REFUNDED' || s === 'FAILED' ? s : 'progress');
-    if (panelChanged(previous.state.status) !== panelChanged(next.state.status)) {
+    if (panelOf(previous.state.status) !== panelOf(next.state.status)) {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#phase-title')?.focus());
     }
   }
@@ -589,9 +378,7 @@ export class RampOfframp extends RampElement {
     this.tracker.clear();
     this.payoutAccount = undefined;
     this.alert = undefined;
-    this.submitted = false;
-    this.purposeTouched = false;
-    this.payoutServerErrors = {};
+    this.payoutForm.reset();
     this.payoutKeys.reset();
   }
 
@@ -603,11 +390,6 @@ export class RampOfframp extends RampElement {
   private announce(message: string): void {
     this.announcement = message === this.announcement ? `${message}\u00a0` : message;
   }
-}
-
-/** The rail that pays out a fiat, for the add-account form's first choice under a known quote. */
-function railFor(currency: Currency): BankRail {
-  return currency === 'EUR' ? 'SEPA' : currency === 'USD' ? 'SWIFT' : 'PIX';
 }
 
 declare global {

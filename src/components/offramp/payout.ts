@@ -2,6 +2,7 @@
 import type { BankAccount } from '../../contract/bank-accounts';
 import type { Quote } from '../../contract/exchange-rates';
 import type { BffOffRampRequest } from '../../contract/transactions';
+import type { BankRail } from './model';
 import { toBlockchain, toStablecoin, type Blockchain, type Stablecoin } from '../pix-checkout/model';
 import { purposeAllowed, type Purpose, type Relationship } from '../transaction/purposes';
 
@@ -51,4 +52,9 @@ export function unavailableReason(account: Pick<BankAccount, 'currency' | 'holde
 /** PERSONAL_ACCOUNT is for the customer's own account only: the server refuses it otherwise, so the UI does first. */
 export function purposeFits(purpose: Purpose, account: { holder: { relationship: Relationship } } | undefined): boolean {
   return purposeAllowed(purpose, account?.holder.relationship ?? 'SELF');
+}
+
+/** The rail that pays out a fiat, for the add-account form's first choice under a known quote. */
+export function railFor(currency: Quote['targetCurrency']): BankRail {
+  return currency === 'EUR' ? 'SEPA' : currency === 'USD' ? 'SWIFT' : 'PIX';
 }

@@ -1,4 +1,5 @@
 // The additional-information form: its fields per customer type, view values, checks that mirror the server, and the PATCH body.
+import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import type { Customer } from '../../contract/customers';
 import type { AdditionalInformation } from '../../contract/kyc';
 import { alpha3ToAlpha2, isAlpha3Country } from '../../contract/countries';
@@ -282,13 +283,13 @@ export function infoFieldFromPath(path: string, type: CustomerType): InfoField |
 export function placeInfoProblems(
   errors: readonly FieldProblem[],
   type: CustomerType,
-): { fields: Partial<Record<InfoField, string>>; unplaced: FieldProblem[] } {
-  const fields: Partial<Record<InfoField, string>> = {};
+): { fields: Partial<Record<InfoField, FieldProblemKey>>; unplaced: FieldProblem[] } {
+  const fields: Partial<Record<InfoField, FieldProblemKey>> = {};
   const unplaced: FieldProblem[] = [];
   for (const problem of errors) {
     const field = infoFieldFromPath(problem.path, type);
     if (!field) unplaced.push(problem);
-    else fields[field] ??= problem.message;
+    else fields[field] ??= fieldProblemKey(problem.code);
   }
   return { fields, unplaced };
 }

@@ -1,4 +1,5 @@
 // The additional-information step: one form per customer type, checked as the server checks it, sent with PATCH.
+import type { FieldProblemKey } from '../../i18n/problem-words';
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { alpha3ToAlpha2 } from '../../contract/countries';
@@ -115,7 +116,7 @@ export class InfoStep {
   private forCustomer = '';
   private touched = new Set<InfoField>();
   private submitted = false;
-  private serverErrors: Partial<Record<InfoField, string>> = {};
+  private serverErrors: Partial<Record<InfoField, FieldProblemKey>> = {};
   private alert: RequestAlert | undefined;
   private busy = false;
   private readonly keys = new IdempotencyKeys();
@@ -145,7 +146,7 @@ export class InfoStep {
 
   private visibleError(field: InfoField): string | undefined {
     const server = this.serverErrors[field];
-    if (server) return this.ctx.t('error.rejected', { message: server });
+    if (server) return this.ctx.t(server);
     if (!this.submitted && !this.touched.has(field)) return undefined;
     const error = this.errors()[field];
     if (!error) return undefined;

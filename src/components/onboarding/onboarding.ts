@@ -35,7 +35,7 @@ const optionalAttribute = { toAttribute: (value: string | undefined) => value ||
 type Alert =
   | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
   | { kind: 'CONFLICT' }
-  | { kind: 'VALIDATION_FAILED'; detail: string }
+  | { kind: 'VALIDATION_FAILED' }
   | { kind: 'OTHER'; code: string };
 
 /** A 409 about the data: the partner already has a customer with this tax id (the body names it). */
@@ -631,7 +631,7 @@ export class RampOnboarding extends RampElement {
     if (!alert) return nothing;
     const message =
       alert.kind === 'VALIDATION_FAILED'
-        ? this.t('alert.VALIDATION_FAILED', { detail: alert.detail })
+        ? this.t('alert.VALIDATION_FAILED')
         : alert.kind === 'OTHER'
           ? this.t('alert.OTHER', { code: alert.code })
           : this.t(`alert.${alert.kind}`);
@@ -702,8 +702,8 @@ export class RampOnboarding extends RampElement {
         return this.ruleText(error.error);
       case 'duplicate':
         return this.t('error.duplicate');
-      case 'text':
-        return this.t('error.rejected', { message: error.message });
+      case 'code':
+        return this.t(error.key);
     }
   }
 
@@ -858,10 +858,7 @@ export class RampOnboarding extends RampElement {
         const placed = Object.keys(fields).length > 0;
         if (placed) this.serverErrors = { ...this.serverErrors, ...fields };
         if (placed && unplaced.length === 0) return this.showFieldErrors();
-        this.alert = {
-          kind: 'VALIDATION_FAILED',
-          detail: unplaced.map((p) => `${p.path}: ${p.message}`).join('; ') || error.detail,
-        };
+        this.alert = { kind: 'VALIDATION_FAILED' };
       } else if (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND') {
         this.alert = { kind: error.code };
       } else {

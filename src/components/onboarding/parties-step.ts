@@ -1,4 +1,5 @@
 // The associated-parties step of a business: the ownership tree so far, and the form that adds a UBO, shareholder or representative.
+import type { FieldProblemKey } from '../../i18n/problem-words';
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { ProblemError } from '../../client/bff-client';
@@ -52,7 +53,7 @@ export class PartiesStep {
   private values: PartyValues | undefined;
   private touched = new Set<PartyField>();
   private submitted = false;
-  private serverErrors: Partial<Record<PartyField, string>> = {};
+  private serverErrors: Partial<Record<PartyField, FieldProblemKey>> = {};
   private alert: RequestAlert | undefined;
   private busy = false;
   private continueError = false;
@@ -366,7 +367,7 @@ export class PartiesStep {
 
   private visibleError(field: PartyField): string | undefined {
     const server = this.serverErrors[field];
-    if (server) return this.ctx.t('error.rejected', { message: server });
+    if (server) return this.ctx.t(server);
     if (!this.submitted && !this.touched.has(field)) return undefined;
     const error = this.errors()[field];
     if (!error) return undefined;
@@ -495,8 +496,10 @@ export class PartiesStep {
       await this.ctx.focus('[data-testid="add-party"]');
     } catch (error) {
       this.busy = false;
-      this.alert = alertFor(error);
-      if (!(error instanceof ProblemError && error.status === 409)) this.ctx.report(error, 'deleteAssociatedParty');
+      const refused = error instanceof ProblemError && error.status === 409;
+      // The server refuses to remove a party with parties under it: say so in the user's words, naming the party.
+      this.alert = refused && this.ctx.parties.some((p) => p.parentId === party.id) ? { kind: 'HAS_OWNERS', name: partyName(party) } : alertFor(error);
+      if (!refused) this.ctx.report(error, 'deleteAssociatedParty');
       this.update();
     }
   }

@@ -1,4 +1,5 @@
 // Associated parties of a business: the add-party form's values, the spec's rules checked as the server checks them, the request, and the ownership tree.
+import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import type { AssociatedParty, CreateAssociatedParty } from '../../contract/kyc';
 import { checkBirthDate, checkCountry, checkEmail, checkPastDate, checkTaxId, type FieldError } from '../../contract/customer-rules';
 import { isAlpha3Country } from '../../contract/countries';
@@ -210,13 +211,13 @@ export function partyFieldFromPath(path: string): PartyField | 'parentId' | unde
   return undefined;
 }
 
-export function placePartyProblems(errors: readonly FieldProblem[]): { fields: Partial<Record<PartyField, string>>; unplaced: FieldProblem[] } {
-  const fields: Partial<Record<PartyField, string>> = {};
+export function placePartyProblems(errors: readonly FieldProblem[]): { fields: Partial<Record<PartyField, FieldProblemKey>>; unplaced: FieldProblem[] } {
+  const fields: Partial<Record<PartyField, FieldProblemKey>> = {};
   const unplaced: FieldProblem[] = [];
   for (const problem of errors) {
     const field = partyFieldFromPath(problem.path);
     if (!field || field === 'parentId') unplaced.push(problem);
-    else fields[field] ??= problem.message;
+    else fields[field] ??= fieldProblemKey(problem.code);
   }
   return { fields, unplaced };
 }

@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Verification } from '../../contract/kyc';
 import { formatInstant } from '../../i18n';
 import { requirementOf } from '../document-uploader/requirements';
-import { humanize, rejectLabelKey, requirementKey } from '../kyc-labels';
+import { humanize, rejectionText, rejectLabelKey, requirementKey } from '../kyc-labels';
 import type { StepContext } from './step-context';
 import { supportReference } from '../support-reference';
 
@@ -84,7 +84,7 @@ export class StatusStep {
           ? html`<ul data-testid="reject-labels">
               ${reason.rejectLabels.map((label) => {
                 const key = rejectLabelKey(label);
-                return html`<li data-label=${label}>${key ? this.ctx.t(key) : humanize(label)}</li>`;
+                return html`<li data-label=${label}>${this.ctx.t(key ?? 'kyc.rejectLabel.other')}</li>`;
               })}
             </ul>`
           : nothing}
@@ -92,7 +92,7 @@ export class StatusStep {
           ? html`<ul data-testid="rejected-documents">
               ${docs.map((d) => {
                 const key = requirementKey(d.type);
-                return html`<li data-type=${d.type}><strong>${key ? this.ctx.t(key) : humanize(d.type)}</strong>${d.comment ? html`: ${d.comment}` : nothing}</li>`;
+                return html`<li data-type=${d.type}><strong>${key ? this.ctx.t(key) : humanize(d.type)}</strong>: ${rejectionText(this.ctx, d.rejectLabels)}</li>`;
               })}
             </ul>`
           : nothing}

@@ -33,8 +33,9 @@ export interface StepContext {
 /** A failed request, as a step shows it above its form. */
 export type RequestAlert =
   | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NETWORK' | 'NOT_FOUND' }
-  | { kind: 'INVALID_STATE'; detail: string }
-  | { kind: 'VALIDATION_FAILED'; detail: string }
+  | { kind: 'INVALID_STATE' | 'VALIDATION_FAILED' }
+  /** A party cannot be removed while parties are listed under it (the server refuses; we say why in our words). */
+  | { kind: 'HAS_OWNERS'; name: string }
   | { kind: 'OTHER'; code: string };
 
 /** Turns any failure into the alert to show; field-level problems are placed by the step before it gets here. */
@@ -44,15 +45,15 @@ export function alertFor(error: unknown): RequestAlert {
   if (error.code === 'UNAUTHENTICATED' || error.status === 401) return { kind: 'UNAUTHENTICATED' };
   if (error.code === 'FORBIDDEN' || error.status === 403) return { kind: 'FORBIDDEN' };
   if (error.status === 404) return { kind: 'NOT_FOUND' };
-  if (error.status === 409) return { kind: 'INVALID_STATE', detail: error.detail };
+  if (error.status === 409) return { kind: 'INVALID_STATE' };
   if (error.status === 400 || error.status === 422) {
-    return { kind: 'VALIDATION_FAILED', detail: error.errors.map((e) => `${e.path}: ${e.message}`).join('; ') || error.detail };
+    return { kind: 'VALIDATION_FAILED' };
   }
   return { kind: 'OTHER', code: error.code };
 }
 
 /** Whether trying again as it is may help (it cannot for a refused state or bad data). */
-const retryable = (alert: RequestAlert) => alert.kind !== 'INVALID_STATE' && alert.kind !== 'VALIDATION_FAILED';
+const retryable = (alert: RequestAlert) => alert.kind !== 'INVALID_STATE' && alert.kind !== 'VALIDATION_FAILED' && alert.kind !== 'HAS_OWNERS';
 
 export function renderRequestAlert(ctx: StepContext, alert: RequestAlert | undefined, onRetry?: () => void): TemplateResult | typeof nothing {
   if (!alert) return nothing;
@@ -71,10 +72,13 @@ export function renderRequestAlert(ctx: StepContext, alert: RequestAlert | undef
       message = ctx.t('kyc.alert.NOT_FOUND');
       break;
     case 'INVALID_STATE':
-      message = ctx.t('kyc.alert.INVALID_STATE', { detail: alert.detail });
+      message = ctx.t('kyc.alert.INVALID_STATE');
+      break;
+    case 'HAS_OWNERS':
+      message = ctx.t('parties.removeOwnersFirst', { name: alert.name });
       break;
     case 'VALIDATION_FAILED':
-      message = ctx.t('alert.VALIDATION_FAILED', { detail: alert.detail });
+      message = ctx.t('alert.VALIDATION_FAILED');
       break;
     case 'OTHER':
       message = ctx.t('alert.OTHER', { code: alert.code });

@@ -1,4 +1,5 @@
 // Client checks are the server's own rules (src/contract/customer-rules.ts); this maps them and the server's problems onto the form's fields.
+import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import { checkNewCustomer, fieldErrorMessages, type FieldError } from '../../contract/customer-rules';
 import type { FieldProblem } from '../../client/problem';
 import { fieldsFor, taxIdModel, type CustomerType, type FieldName, type FormValues } from './model';
@@ -29,7 +30,8 @@ export function validateCustomer(values: FormValues, now: Date): Partial<Record<
 }
 
 /** What the server said about one field: a rule we know (translated), a duplicate, or text we show as given. */
-export type ServerFieldError = { kind: 'rule'; error: FieldError } | { kind: 'duplicate' } | { kind: 'text'; message: string };
+/** A server field problem: one of our rules, the duplicate tax id, or the sentence of its stable code (never the server's English). */
+export type ServerFieldError = { kind: 'rule'; error: FieldError } | { kind: 'duplicate' } | { kind: 'code'; key: FieldProblemKey };
 
 const knownMessages = Object.entries(fieldErrorMessages) as [FieldError, string][];
 
@@ -63,7 +65,7 @@ export function placeFieldProblems(
     }
     if (fields[field]) continue;
     const rule = ruleFromMessage(problem.message);
-    fields[field] = rule ? { kind: 'rule', error: rule } : { kind: 'text', message: problem.message };
+    fields[field] = rule ? { kind: 'rule', error: rule } : { kind: 'code', key: fieldProblemKey(problem.code) };
   }
   return { fields, unplaced };
 }

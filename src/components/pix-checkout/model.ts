@@ -1,5 +1,6 @@
-// What <ramp-pix-checkout> sends: a locked quote's id, or an unlocked BRL amount with the coin and chain; checked before it leaves.
-import type { BffOnRampRequest } from '../../contract/transactions';
+// What <ramp-pix-checkout> sends (a locked quote's id, or an unlocked BRL amount with the coin and chain, checked before it leaves) and which rail pays it.
+import type { Quote } from '../../contract/exchange-rates';
+import type { BffOnRampRequest, Transaction } from '../../contract/transactions';
 import type { Purpose } from '../transaction/purposes';
 import { BLOCKCHAINS } from '../../contract/blockchains';
 
@@ -32,6 +33,15 @@ export function checkoutSource(attrs: { exchangeRateId: string; amount: string; 
   const amount = attrs.amount.trim();
   if (isBrlAmount(amount)) return { kind: 'unlocked', sourceAmount: amount, targetCurrency: toStablecoin(attrs.stablecoin), blockchain: toBlockchain(attrs.blockchain) };
   return { kind: 'missing' };
+}
+
+/**
+ * A SEPA or SWIFT on-ramp: paid by a bank transfer to the instructions the server gives, not by PIX. The payment's
+ * rail once it exists, else the locked quote's.
+ */
+export function paidByBank(tx: Transaction | undefined, source: CheckoutSource, quote: Quote | undefined): boolean {
+  const rail = tx?.state.payment?.rail ?? tx?.quote?.rail ?? (source.kind === 'locked' ? quote?.rail : 'PIX');
+  return typeof rail === 'string' && rail !== 'PIX';
 }
 
 /** The body of `POST /bff/transactions/on-ramp`: with a locked quote the server takes currencies and amount from it. */

@@ -1,4 +1,4 @@
-// The PIX payment window: when it closes on this device's clock, which may be off from the server's by minutes.
+// The payment of an on-ramp, read defensively (PIX BR Code or bank-transfer instructions), and when its window closes on this device's clock, which may be off from the server's by minutes.
 
 /**
  * The local epoch-ms at which `expiresAt` (server time) passes. `serverNow` is a server timestamp read at `localNow`
@@ -25,3 +25,36 @@ export function pixPaymentOf(payment: Readonly<Record<string, unknown>> | undefi
   if (!payment || typeof payment.brCode !== 'string' || !payment.brCode) return undefined;
   return { brCode: payment.brCode, expiresAt: typeof payment.expiresAt === 'string' ? payment.expiresAt : undefined };
 }
+
+/** SEPA or SWIFT transfer instructions of an on-ramp: where to send the fiat, and the reference that matches it. */
+export interface BankTransferPayment {
+  rail: string;
+  beneficiary: string;
+  iban: string;
+  bic: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  expiresAt: string | undefined;
+}
+
+export function bankTransferOf(payment: Readonly<Record<string, unknown>> | undefined): BankTransferPayment | undefined {
+  if (!payment || payment.rail === 'PIX') return undefined;
+  const text = (key: string) => (typeof payment[key] === 'string' ? (payment[key] as string) : '');
+  const iban = text('iban') || text('accountNumber');
+  if (!iban || !text('reference')) return undefined;
+  return {
+    rail: text('rail'),
+    beneficiary: text('beneficiary'),
+    iban,
+    bic: text('bic'),
+    reference: text('reference'),
+    amount: text('amount'),
+    currency: text('currency'),
+    expiresAt: text('expiresAt') || undefined,
+  };
+}
+
+/** When the payment's window closes (server time), whatever the rail. */
+export const paymentExpiresAt = (payment: Readonly<Record<string, unknown>> | undefined): string | undefined =>
+  (pixPaymentOf(payment) ?? bankTransferOf(payment))?.expiresAt;

@@ -93,6 +93,34 @@ export const pixCheckoutStyles = [
         border-color: var(--_button-background, var(--_color-primary));
       }
     }
+    .bank-details {
+      display: grid;
+      gap: 0.5em;
+      margin: 0;
+    }
+    .bank-detail {
+      display: grid;
+      gap: 0.15em;
+    }
+    .bank-detail dt {
+      font-size: 0.875em;
+      color: var(--_color-text-muted);
+    }
+    .bank-detail dd {
+      margin: 0;
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      justify-content: space-between;
+      gap: 0.5em;
+    }
+    .detail-value {
+      font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+      font-weight: 600;
+      /* An IBAN or reference is one long word: it breaks anywhere rather than pushing the card wider. */
+      overflow-wrap: anywhere;
+      min-width: 0;
+    }
     textarea.code {
       min-height: 4.5em;
       font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;

@@ -11,6 +11,15 @@ export interface QrSymbol {
 /** The quiet zone the QR standard asks for around the symbol, in modules; bank apps read poorly without it. */
 export const QUIET_ZONE = 4;
 
+/** `qrSymbol` that keeps the last symbol: a render re-draws the same BR Code without encoding it again. */
+export function lastQrSymbol(): (text: string) => QrSymbol {
+  let last: { text: string; symbol: QrSymbol } | undefined;
+  return (text) => {
+    if (last?.text !== text) last = { text, symbol: qrSymbol(text) };
+    return last.symbol;
+  };
+}
+
 /**
  * Error correction M (15 %): what Brazilian banks print on PIX charges. A BR Code of 150–250 characters fits
  * version 8–10 at M, small enough for a phone camera at the size we draw it.

@@ -39,7 +39,7 @@ type Side = 'pay' | 'receive';
 const sideOf = (driver: Driver): Side => (driver === 'source' ? 'pay' : 'receive');
 
 /** The element the form belongs to: the pair is its public properties, which the user's choices set. */
-export type QuoteFormHost = LitElement & { direction: Direction; fiat: Fiat; stablecoin: Stablecoin; blockchain: Blockchain | undefined };
+export type QuoteFormHost = LitElement & { direction: Direction; fiat: Fiat; stablecoin: Stablecoin; blockchain: Blockchain | undefined; hideDirection: boolean };
 
 export interface QuoteFormOptions {
   /** The session's customer, for the balance and limits shown under the form. */
@@ -134,6 +134,19 @@ export class QuoteForm {
       if (parsed.ok) this.#set({ typed: formatForInput(parsed.value, locale) });
     }
     this.#viewLocale = locale;
+  }
+
+  /**
+   * Before a lock: the amount's model value when it may be locked; else its error is shown and said, focus goes to
+   * it, and undefined.
+   */
+  lockable(): string | undefined {
+    const parsed = this.parsed();
+    if (!parsed.ok) this.showError({ kind: 'rule', error: parsed.error === 'empty' ? 'zero' : parsed.error });
+    else if (this.error) this.announceError();
+    else return parsed.value;
+    this.focus();
+    return undefined;
   }
 
   showError(error: AmountFieldError): void {
@@ -240,18 +253,7 @@ export class QuoteForm {
     const block = this.options.block();
     return html`
       <form part="form" class="form" novalidate aria-busy=${locking || updating ? 'true' : 'false'} @submit=${this.#onSubmit}>
-        <fieldset part="direction-group" class="segmented">
-          <legend class="visually-hidden">${this.i18n.t('quote.direction.legend')}</legend>
-          ${directions.map(
-            (d) => html`
-              <label part="direction-option" class="segment">
-                <input type="radio" name="direction" value=${d} data-testid="direction-${d}" .checked=${this.host.direction === d} @change=${this.#onDirectionChange} />
-                <span>${this.i18n.t(`quote.direction.${d}`)}</span>
-              </label>
-            `,
-          )}
-        </fieldset>
-        ${this.#renderAmount('pay')} ${this.#renderAmount('receive')}
+        ${this.host.hideDirection ? nothing : this.#renderDirection()} ${this.#renderAmount('pay')} ${this.#renderAmount('receive')}
         <div part="field field-blockchain" class="field">
           <label part="label" for="blockchain">${this.i18n.t('quote.blockchain.label')}</label>
           <select id="blockchain" part="select" data-testid="blockchain" @change=${this.#onBlockchainChange}>
@@ -287,6 +289,21 @@ export class QuoteForm {
         </button>
       </form>
     `;
+  }
+
+  /** The buy / sell choice; a host with its own (the widget's tabs) hides it, so there is one switch. */
+  #renderDirection(): TemplateResult {
+    return html`<fieldset part="direction-group" class="segmented">
+          <legend class="visually-hidden">${this.i18n.t('quote.direction.legend')}</legend>
+          ${directions.map(
+            (d) => html`
+              <label part="direction-option" class="segment">
+                <input type="radio" name="direction" value=${d} data-testid="direction-${d}" .checked=${this.host.direction === d} @change=${this.#onDirectionChange} />
+                <span>${this.i18n.t(`quote.direction.${d}`)}</span>
+              </label>
+            `,
+          )}
+        </fieldset>`;
   }
 
   /** On sell the balance of the chosen coin and chain, the limits still open, and why a lock would be refused. */

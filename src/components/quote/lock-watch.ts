@@ -1,5 +1,5 @@
 // The countdown of a locked quote, shared by the panel that locked it and the elements that pay with it (checkout, off-ramp).
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Quote } from '../../contract/exchange-rates';
 import { systemClock, type Clock } from './clock';
 import { CountdownController } from './countdown-controller';
@@ -28,6 +28,22 @@ export function lockDeadline(quote: Pick<Quote, 'id' | 'expiresAt' | 'createdAt'
   return Number.isFinite(duration) && duration > 0 ? Math.min(expiresAt, now + duration) : expiresAt;
 }
 
+/**
+ * Locks that an element paying with them (checkout, off-ramp) follows on this page, with how many follow each: the
+ * panel that made the lock then leaves the spoken countdown and expiry to them, so one voice speaks, not two.
+ */
+const followers = new Map<string, number>();
+
+export function lockFollowed(exchangeRateId: string | undefined): boolean {
+  return Boolean(exchangeRateId && (followers.get(exchangeRateId) ?? 0) > 0);
+}
+
+function follow(exchangeRateId: string, by: number): void {
+  const n = (followers.get(exchangeRateId) ?? 0) + by;
+  if (n > 0) followers.set(exchangeRateId, n);
+  else followers.delete(exchangeRateId);
+}
+
 /** Seconds left at which a lock is spoken by the elements that pay with it. */
 export const LOCK_THRESHOLDS = [30, 10] as const;
 
@@ -38,11 +54,15 @@ export interface LockWatchOptions {
 }
 
 /** Follows the lock of the quote an element pays with; `expired` turns true at the deadline and stays until `watch` sees another quote. */
-export class LockWatch {
+export class LockWatch implements ReactiveController {
   private readonly countdown: CountdownController;
   private watched: string | undefined;
+  /** The lock this element follows (counted in `followers` while it is on the page). */
+  private followed: string | undefined;
+  private connected = false;
 
   constructor(host: ReactiveControllerHost, private readonly options: LockWatchOptions = {}) {
+    host.addController(this);
     this.countdown = new CountdownController(host, {
       clock: options.clock,
       thresholds: LOCK_THRESHOLDS,
@@ -51,11 +71,29 @@ export class LockWatch {
     });
   }
 
+  hostConnected(): void {
+    this.connected = true;
+    if (this.followed) follow(this.followed, 1);
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    if (this.followed) follow(this.followed, -1);
+  }
+
+  #follow(id: string | undefined): void {
+    if (id === this.followed) return;
+    if (this.followed && this.connected) follow(this.followed, -1);
+    this.followed = id;
+    if (id && this.connected) follow(id, 1);
+  }
+
   /** Starts (or keeps) the countdown of this quote's lock; no quote, or a quote without a lock, stops it. */
   watch(quote: Quote | undefined): void {
     const key = quote?.id && quote.expiresAt ? `${quote.id}@${quote.expiresAt}` : undefined;
     if (key === this.watched) return;
     this.watched = key;
+    this.#follow(key ? quote!.id : undefined);
     const now = (this.options.clock?.() ?? systemClock).now();
     const deadline = quote && key ? lockDeadline(quote, now) : undefined;
     if (deadline === undefined) this.countdown.stop();
@@ -65,6 +103,7 @@ export class LockWatch {
   /** Stops without expiring (the payment exists: the lock was used). */
   stop(): void {
     this.watched = undefined;
+    this.#follow(undefined);
     this.countdown.stop();
   }
 

@@ -2,6 +2,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import { Task, TaskStatus } from '@lit/task';
 import type { BffQuoteRequest, Quote } from '../../contract/exchange-rates';
+import type { Transaction } from '../../contract/transactions';
 import { ProblemError, type BffClient } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
 import { RampQuoteExpiredEvent } from '../../events/quote-expired';
@@ -11,8 +12,11 @@ import { CountdownController } from './countdown-controller';
 import { rememberLockDeadline } from './lock-watch';
 import { lockDurationMs, timeLockSeconds, type TimeLock } from './model';
 
-/** What the panel shows: floating quotes, a lock counting down, or a lock that ran out. */
-export type Phase = 'floating' | 'locked' | 'expired';
+/**
+ * What the panel shows: floating quotes, a lock counting down, a lock that ran out, or a lock a payment now holds (its
+ * payment window governs from then on, so the panel's own countdown stops).
+ */
+export type Phase = 'floating' | 'locked' | 'expired' | 'held';
 
 /** Seconds left at which the countdown is spoken (besides the lock itself and expiry). */
 const SPOKEN_THRESHOLDS = [30, 10] as const;
@@ -31,6 +35,8 @@ export interface QuoteLockOptions {
   /** The window ran out and `ramp-quote-expired` went out; `focusInside`: focus was in the host when it did. */
   expired: (focusInside: boolean) => void;
   failed: (error: unknown) => void;
+  /** A payment (a checkout or off-ramp anywhere on the page) was created with this lock: it holds the rate now. */
+  held?: () => void;
 }
 
 /**
@@ -62,6 +68,10 @@ export class QuoteLock {
       task: ([body, idempotencyKey], { signal }) => options.client().createQuote(body, { idempotencyKey, signal }),
       onComplete: (quote) => this.#adopt(quote),
       onError: options.failed,
+    });
+    host.addController({
+      hostConnected: () => document.addEventListener('ramp-transaction-created', this.#onTransactionCreated),
+      hostDisconnected: () => document.removeEventListener('ramp-transaction-created', this.#onTransactionCreated),
     });
   }
 
@@ -104,6 +114,14 @@ export class QuoteLock {
     if (this.#phase === 'locked' && id) this.host.dispatchEvent(new RampQuoteExpiredEvent({ exchangeRateId: id, reason: 'released' }));
   }
 
+  /** A payment was created with this lock: the payment's window governs now; no countdown here, no expiry. */
+  hold(): void {
+    if (this.#phase !== 'locked') return;
+    this.#countdown.stop();
+    this.#phase = 'held';
+    this.host.requestUpdate();
+  }
+
   /** Back to floating quotes: no lock, no countdown. */
   clear(): void {
     this.#countdown.stop();
@@ -130,6 +148,15 @@ export class QuoteLock {
     this.host.dispatchEvent(new RampQuoteLockedEvent({ exchangeRateId: quote.id, expiresAt: quote.expiresAt, quote }));
     this.options.locked(quote, lock);
   }
+
+  /** Once a payment exists with this lock, its window governs: the panel stops counting and says the rate is held for it. */
+  readonly #onTransactionCreated = (event: Event): void => {
+    const tx = (event as CustomEvent<Transaction>).detail;
+    const id = this.#quote?.id;
+    if (!id || this.#phase !== 'locked' || (tx.request.exchangeRateId !== id && tx.quote?.id !== id)) return;
+    this.hold();
+    this.options.held?.();
+  };
 
   #expire(): void {
     const quote = this.#quote;

@@ -1,9 +1,9 @@
-// The sentences of <ramp-quote>'s errors and refusals, in the panel's language: an amount's error, why a lock is refused, a form-level alert.
-import type { FieldProblem } from '../../client/problem';
+// The sentences of <ramp-quote>'s errors, refusals and lock, in the panel's language: an amount's error, why a lock is refused, a form-level alert, the lock made.
+import type { Quote } from '../../contract/exchange-rates';
 import type { I18nController } from '../../i18n';
 import { formatAmount, formatForInput } from './amount';
 import type { LockBlock } from './eligibility';
-import { decimalsOf, type Currency, type Stablecoin } from './model';
+import { decimalsOf, type Currency, type Stablecoin, type TimeLock } from './model';
 import type { AmountFieldError, QuoteAlert } from './problems';
 
 /** What the render helpers need of the host's I18nController: its words and the language of this render. */
@@ -16,8 +16,8 @@ export function amountErrorText(w: Words, error: AmountFieldError, currency: Cur
       return error.minimumSourceAmount
         ? w.t('quote.error.tooSmall', { minimum: formatAmount(error.minimumSourceAmount, source, w.locale) })
         : w.t('quote.error.tooSmall.noMinimum');
-    case 'text':
-      return w.t('quote.error.rejected', { message: error.message });
+    case 'code':
+      return w.t(error.key);
     case 'rule':
       switch (error.error) {
         case 'invalid':
@@ -52,22 +52,16 @@ export function blockText(w: Words, block: LockBlock): string {
 }
 
 export function alertText(w: Words, alert: QuoteAlert): string {
-  return alert.kind === 'VALIDATION_FAILED'
-    ? w.t('quote.alert.VALIDATION_FAILED', { detail: alert.problems.map((p) => `${p.path}: ${problemText(w, p)}`).join('; ') || alert.detail })
-    : alert.kind === 'OTHER'
+  return alert.kind === 'OTHER'
       ? w.t('quote.alert.OTHER', { code: alert.code })
       : w.t(`quote.alert.${alert.kind}`);
 }
 
-/** A field problem in the user's language when its code is one the panel knows; otherwise the server's text as it came. */
-function problemText(w: Words, problem: FieldProblem): string {
-  switch (problem.code) {
-    case 'REQUIRED':
-    case 'UNKNOWN_FIELD':
-    case 'NOT_ONE_OF':
-    case 'CONFLICTING_FIELDS':
-      return w.t(`quote.problem.${problem.code}`);
-    default:
-      return problem.message;
-  }
+
+/** Said when the lock is on: for how long, and what arrives. */
+export function lockedText(w: Words, quote: Quote, lock: TimeLock): string {
+  return w.t('quote.announce.locked', {
+    duration: w.t(`quote.duration.${lock}`),
+    amount: formatAmount(quote.finalTargetAmount, quote.targetCurrency, w.locale),
+  });
 }

@@ -52,6 +52,24 @@ export function renderLocked(w: Words, lock: Pick<QuoteLock, 'quote' | 'from' | 
     `;
 }
 
+/** The lock a payment holds: the guaranteed amount, no countdown (the payment's window governs), a way to a new quote. */
+export function renderHeld(w: Words, lock: Pick<QuoteLock, 'quote'>, requote: () => void): TemplateResult {
+  const q = lock.quote;
+  return html`
+      <div part="held" class="locked" data-testid="held">
+        <h3 id="held-title" class="locked-title" tabindex="-1">${w.t('quote.held.title')}</h3>
+        ${q
+          ? html`<p part="locked-amount" class="locked-amount" data-testid="locked-amount">
+              <span class="locked-amount-label">${w.t('quote.receive.label')}</span>
+              <strong>${formatAmount(q.finalTargetAmount, q.targetCurrency, w.locale)}</strong>
+            </p>`
+          : nothing}
+        <p>${w.t('quote.held.body')}</p>
+        <button part="requote" class="secondary" type="button" data-testid="requote" @click=${requote}>${w.t('quote.requote')}</button>
+      </div>
+    `;
+}
+
 export function renderExpired(w: Words, requote: () => void): TemplateResult {
   return html`
       <div part="expired" class="expired" data-testid="expired">

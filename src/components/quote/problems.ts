@@ -1,14 +1,15 @@
 // What a failed quote request means to <ramp-quote>: amount problems, read by their stable `errors[].code`, land on the amount input in the user's language; anything else is a form-level alert.
+import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import { NetworkError, ProblemError, type FieldProblem } from '../../client/problem';
 import type { RampErrorDetail } from '../../events/error';
 import type { FieldErrorCode } from '../../contract/field-codes';
 import type { AmountError } from './amount';
 
-/** What an amount input says is wrong: a rule we know (translated), "too small for the fees" (with the minimum), or the server's text. */
+/** What an amount input says is wrong: a rule we know (translated), "too small for the fees" (with the minimum), or the sentence of the server's code. */
 export type AmountFieldError =
   | { kind: 'rule'; error: AmountError }
   | { kind: 'tooSmall'; minimumSourceAmount?: string | undefined }
-  | { kind: 'text'; message: string };
+  | { kind: 'code'; key: FieldProblemKey };
 
 export type AmountPath = 'sourceAmount' | 'targetAmount';
 
@@ -20,11 +21,11 @@ const ruleByCode: Partial<Record<FieldErrorCode, AmountError>> = {
   NOT_A_DECIMAL: 'invalid',
 };
 
-/** A code the panel knows becomes its own sentence; an unknown or missing code keeps the server's text, shown as it came. */
+/** A code the panel knows becomes its own sentence; any other code its plain sentence (never the server's English). */
 export function amountErrorFromProblem(problem: FieldProblem, minimumSourceAmount: string | undefined): AmountFieldError {
   if (problem.code === 'BELOW_MINIMUM') return { kind: 'tooSmall', minimumSourceAmount };
   const rule = problem.code ? ruleByCode[problem.code as FieldErrorCode] : undefined;
-  return rule ? { kind: 'rule', error: rule } : { kind: 'text', message: problem.message };
+  return rule ? { kind: 'rule', error: rule } : { kind: 'code', key: fieldProblemKey(problem.code) };
 }
 
 /** `sourceAmount`, `/sourceAmount`, `body.targetAmount` → the amount it names. */
@@ -58,7 +59,7 @@ export function placeAmountProblems(
 export type QuoteAlert =
   | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
   | { kind: 'UNSUPPORTED_PAIR' }
-  | { kind: 'VALIDATION_FAILED'; problems: readonly FieldProblem[]; detail: string }
+  | { kind: 'VALIDATION_FAILED' }
   | { kind: 'OTHER'; code: string };
 
 /** Where a failed quote request lands: on the amount the user typed, or in an alert (with the `ramp-error` detail when the partner should hear of it). */
@@ -77,7 +78,7 @@ export function quoteFailureOf(error: unknown): QuoteFailure | undefined {
       // with a solved source, whose problems are still about what was typed).
       const onAmount = amounts.sourceAmount ?? amounts.targetAmount;
       if (onAmount && unplaced.length === 0) return { amount: onAmount };
-      return { alert: { kind: 'VALIDATION_FAILED', problems: unplaced, detail: error.detail }, report };
+      return { alert: { kind: 'VALIDATION_FAILED' }, report };
     }
     // Another choice fixes it: not a failure to report.
     if (error.code === 'UNSUPPORTED_PAIR') return { alert: { kind: 'UNSUPPORTED_PAIR' } };

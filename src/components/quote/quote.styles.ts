@@ -113,6 +113,19 @@ export const quoteStyles = [
       display: grid;
       gap: 0.3em;
     }
+    /*
+     * Grid items never grow past their card: by default a grid item is at least as wide as its content's min-content,
+     * and a select's is its longest option ("Predeterminada del servicio (POLYGON)"), which pushed the form 3–8 px
+     * past a 320 px card.
+     */
+    .form > *,
+    .field {
+      min-width: 0;
+    }
+    select {
+      max-width: 100%;
+      text-overflow: ellipsis;
+    }
     .amount-row {
       display: flex;
       gap: 0.5em;
@@ -210,9 +223,20 @@ export const quoteStyles = [
     }
     .row {
       display: flex;
+      flex-wrap: wrap;
       justify-content: space-between;
       align-items: baseline;
-      gap: 1em;
+      gap: 0 1em;
+    }
+    /*
+     * A label keeps the width it needs for one line; when label and amount do not fit side by side (a phone, a long
+     * language), the amount goes under it, at the end, instead of squeezing the label into three or four lines.
+     */
+    .row dt {
+      flex: 1 1 auto;
+    }
+    .row dd {
+      margin-inline-start: auto;
     }
     .row dt {
       color: var(--_color-text-muted);

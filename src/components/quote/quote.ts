@@ -5,21 +5,22 @@ import { RampElement } from '../ramp-element';
 import { quoteStyles } from './quote.styles';
 import type { Bundle } from '../../i18n';
 import type { Quote } from '../../contract/exchange-rates';
-import type { Customer } from '../../contract/customers';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient, type BffClient } from '../../client/bff-client';
 import { RampErrorEvent } from '../../events/error';
 import { I18nController, resolveLocale, type MessageKey, type TranslateArgs } from '../../i18n';
-import { formatAmount } from './amount';
+import { AccountWatch } from './account-watch';
+import { BlipRetry } from './blip-retry';
 import { systemClock, type Clock } from './clock';
 import { lockBlock, type LockBlock } from './eligibility';
 import { DEBOUNCE_MS, DEFAULT_REFRESH_MS, FloatingQuoteController } from './floating-quote';
 import { QuoteForm } from './form';
 import { QuoteLock, type Phase } from './lock';
-import { blockText } from './messages';
+import { blockText, lockedText } from './messages';
 import { lockedRequest, toBlockchain, toDirection, toFiat, toStablecoin, type Blockchain, type Direction, type Fiat, type Stablecoin, type TimeLock } from './model';
 import { quoteFailureOf, type QuoteAlert } from './problems';
-import { renderAlert, renderExpired, renderLocked } from './panels';
+import { renderAlert, renderExpired, renderHeld, renderLocked } from './panels';
+import { lockFollowed } from './lock-watch';
 
 export { DEBOUNCE_MS, DEFAULT_REFRESH_MS } from './floating-quote';
 
@@ -27,6 +28,8 @@ export { DEBOUNCE_MS, DEFAULT_REFRESH_MS } from './floating-quote';
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
 
 type Operation = 'floatingQuote' | 'lockQuote';
+
+export { BLIP_RETRY_MS } from './blip-retry';
 
 /**
  * The quote-and-lock panel. The user chooses buy (fiat → stablecoin) or sell, the fiat (its rail follows: PIX, SEPA,
@@ -69,6 +72,7 @@ type Operation = 'floatingQuote' | 'lockQuote';
  * @csspart locked-amount - The guaranteed amount, highlighted.
  * @csspart release - The "change amount" button of a locked quote.
  * @csspart expired - The expired-quote panel.
+ * @csspart held - The panel of a lock a payment now holds (no countdown: the payment's window governs).
  * @csspart requote - The button that returns to floating quotes.
  * @csspart status - The polite live region (visually hidden).
  *
@@ -122,6 +126,9 @@ export class RampQuote extends RampElement {
   /** `buy` (fiat → stablecoin, on-ramp) or `sell` (stablecoin → fiat, off-ramp). The user can switch it. */
   @property() direction: Direction = 'buy';
 
+  /** Hides the buy / sell choice: for a page (like `<ramp-widget>`'s tabs) that sets `direction` itself, so there is one switch. */
+  @property({ attribute: 'hide-direction', type: Boolean }) hideDirection = false;
+
   /** `BRL` (PIX), `EUR` (SEPA) or `USD` (SWIFT): the rail follows the fiat. The user can switch it. */
   @property() fiat: Fiat = 'BRL';
 
@@ -142,19 +149,25 @@ export class RampQuote extends RampElement {
 
   @state() private alert: QuoteAlert | undefined;
   @state() private announcement = '';
-  /** The session's customer with its limits and balances, to refuse before locking what the payment would refuse. */
-  @state() private account: Customer | undefined;
 
   private readonly i18n = new I18nController(this);
   private failed: Operation | undefined;
+  /** The session's customer with its limits and balances, to refuse before locking what the payment would refuse. */
+  private readonly account = new AccountWatch(this, () => this.client(), () => this.session);
+  /** A floating quote that got no answer is asked for again, backing off. */
+  private readonly blips = new BlipRetry(this, () => this.clock, () => this.askAgain(), () => this.onOnline());
 
   private readonly lock = new QuoteLock(this, {
     client: () => this.client(),
     timeLock: () => this.form.timeLock,
-    threshold: (seconds) => this.announce(this.t('quote.announce.secondsLeft', { seconds })),
+    // An element paying with this lock (checkout, off-ramp) speaks its countdown: one voice, not two.
+    threshold: (seconds) => {
+      if (!lockFollowed(this.lock.quote?.id)) this.announce(this.t('quote.announce.secondsLeft', { seconds }));
+    },
     locked: (quote, lock) => void this.locked(quote, lock),
     expired: (focusInside) => void this.expired(focusInside),
     failed: (error) => this.fail(error, 'lockQuote'),
+    held: () => this.announce(this.t('quote.held.title')),
   });
 
   private readonly floating = new FloatingQuoteController(this, {
@@ -167,15 +180,18 @@ export class RampQuote extends RampElement {
     accepts: () => this.lock.phase === 'floating',
     landed: () => {
       // Limits, balances and the verification move while the panel is open: read them again with each fresh quote.
-      void this.loadAccount();
+      void this.account.load();
       this.failed = undefined;
+      // Back from a network blip: the alert that said so goes by itself.
+      this.blips.end();
+      if (this.alert?.kind === 'NETWORK') this.alert = undefined;
       if (this.form.error?.kind !== 'rule' || this.form.parsed().ok) this.form.error = undefined;
     },
     failed: (error) => this.fail(error, 'floatingQuote'),
   });
 
   private readonly form = new QuoteForm(this, this.i18n, this.floating, this.lock, {
-    account: () => this.account,
+    account: () => this.account.customer,
     block: () => this.block,
     announce: (message) => this.announce(message),
     typed: () => {
@@ -196,7 +212,7 @@ export class RampQuote extends RampElement {
     return this.lock.quote;
   }
 
-  /** `floating`, `locked` or `expired`. */
+  /** `floating`, `locked`, `expired`, or `held` (a payment was created with the lock: its window governs now). */
   get state(): Phase {
     return this.lock.phase;
   }
@@ -231,7 +247,7 @@ export class RampQuote extends RampElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('session') || changed.has('apiBase')) void this.loadAccount();
+    if (changed.has('session') || changed.has('apiBase')) void this.account.load();
     if (this.pairChanged(changed) || changed.has('session') || changed.has('amount') || changed.has('apiBase') || changed.has('refreshInterval')) {
       this.floating.schedule();
     }
@@ -243,21 +259,8 @@ export class RampQuote extends RampElement {
 
   // ── derived ──
 
-  /** Best effort: without it nothing is refused here, and the payment still has the server's word. */
-  private async loadAccount(): Promise<void> {
-    if (!this.session) {
-      this.account = undefined;
-      return;
-    }
-    try {
-      this.account = await this.client().getCustomer({ include: ['limits', 'balances'] });
-    } catch {
-      this.account = undefined;
-    }
-  }
-
   private get block(): LockBlock | undefined {
-    return lockBlock(this.account, this.floating.stale ? undefined : this.floating.quote, this.direction, this.stablecoin, this.form.chain);
+    return lockBlock(this.account.customer, this.floating.stale ? undefined : this.floating.quote, this.direction, this.stablecoin, this.form.chain);
   }
 
   private client(): BffClient {
@@ -274,26 +277,17 @@ export class RampQuote extends RampElement {
   private async lockRate(): Promise<void> {
     if (this.lock.pending || this.lock.phase !== 'floating') return; // a double click locks once
     const form = this.form;
-    const parsed = form.parsed();
-    if (!parsed.ok) {
-      form.showError({ kind: 'rule', error: parsed.error === 'empty' ? 'zero' : parsed.error });
-      form.focus();
-      return;
-    }
-    if (form.error) {
-      form.announceError();
-      form.focus();
-      return;
-    }
+    const amount = form.lockable();
+    if (amount === undefined) return;
     // What is on screen may be old (approved meanwhile, funds arrived): the verdict is taken on a fresh read.
-    if (this.block) await this.loadAccount();
+    if (this.block) await this.account.load();
     const block = this.block;
     if (block) {
       this.announce(blockText(this.i18n, block));
       form.focus();
       return;
     }
-    const body = lockedRequest({ ...form.pair, blockchain: form.chain }, form.driver, parsed.value, form.timeLock);
+    const body = lockedRequest({ ...form.pair, blockchain: form.chain }, form.driver, amount, form.timeLock);
     this.floating.stop();
     this.alert = undefined;
     await this.lock.lock(body, this.floating.quote);
@@ -301,18 +295,13 @@ export class RampQuote extends RampElement {
 
   private async locked(quote: Quote, lock: TimeLock): Promise<void> {
     this.failed = undefined;
-    this.announce(
-      this.t('quote.announce.locked', {
-        duration: this.t(`quote.duration.${lock}`),
-        amount: formatAmount(quote.finalTargetAmount, quote.targetCurrency, this.i18n.locale),
-      }),
-    );
+    this.announce(lockedText(this.i18n, quote, lock));
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#locked-title')?.focus();
   }
 
   private async expired(focusInside: boolean): Promise<void> {
-    this.announce(this.t('quote.announce.expired'));
+    if (!lockFollowed(this.lock.quote?.id)) this.announce(this.t('quote.announce.expired'));
     await this.updateComplete;
     // Focus was on what just disappeared: give it the way forward. Focus elsewhere on the page is left alone.
     if (focusInside) this.renderRoot.querySelector<HTMLElement>('[data-testid="requote"]')?.focus();
@@ -327,7 +316,7 @@ export class RampQuote extends RampElement {
 
   private async backToFloating(): Promise<void> {
     this.lock.clear();
-    void this.loadAccount();
+    void this.account.load();
     this.floating.stale = true;
     await this.updateComplete;
     this.floating.schedule();
@@ -341,8 +330,27 @@ export class RampQuote extends RampElement {
     if (!failure) return;
     this.failed = operation;
     if ('amount' in failure) return this.form.showError(failure.amount);
+    // A blip heals by itself: the first one is said (and reported), the retries after it only retry.
+    const again = failure.alert.kind === 'NETWORK' && this.alert?.kind === 'NETWORK';
     this.alert = failure.alert;
-    if (failure.report) this.dispatchEvent(new RampErrorEvent({ ...failure.report, operation }));
+    if (failure.report && !again) this.dispatchEvent(new RampErrorEvent({ ...failure.report, operation }));
+    // A lock is the user's act: it is retried when they say so. A floating quote is retried by itself, backing off.
+    if (failure.alert.kind === 'NETWORK' && operation === 'floatingQuote') this.blips.schedule();
+  }
+
+  /** A fresh floating quote now, the alert left on screen until it lands (a failure keeps its words). */
+  private askAgain(): void {
+    if (this.failed !== 'floatingQuote' || this.alert?.kind !== 'NETWORK') return;
+    this.floating.stale = true;
+    this.floating.schedule(0);
+  }
+
+  /** The device is back online: no need to wait for the next retry. */
+  private onOnline(): void {
+    void this.account.load();
+    if (this.alert?.kind !== 'NETWORK') return;
+    this.blips.end();
+    this.askAgain();
   }
 
   private onRetry = (): void => {
@@ -370,7 +378,13 @@ export class RampQuote extends RampElement {
       <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title">
         <h2 id="title" part="title" class="title" tabindex="-1">${this.t(`quote.title.${this.direction}`, { coin })}</h2>
         ${renderAlert(this.i18n, this.alert, this.onRetry)}
-        ${phase === 'floating' ? this.form.render() : phase === 'locked' ? renderLocked(this.i18n, this.lock, this.direction, this.onRelease) : renderExpired(this.i18n, this.onRequote)}
+        ${phase === 'floating'
+          ? this.form.render()
+          : phase === 'locked'
+            ? renderLocked(this.i18n, this.lock, this.direction, this.onRelease)
+            : phase === 'held'
+              ? renderHeld(this.i18n, this.lock, this.onRequote)
+              : renderExpired(this.i18n, this.onRequote)}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="status">${this.announcement}</div>
       </section>
     `;

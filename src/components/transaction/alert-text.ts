@@ -34,7 +34,7 @@ export function alertText(alert: TransactionAlert, i18n: I18nController): string
     case 'network':
       return i18n.t('tx.alert.network');
     case 'validation':
-      return i18n.t('tx.alert.validation', { detail: alert.detail });
+      return i18n.t('tx.alert.validation');
     case 'other':
       return i18n.t('tx.alert.other', { code: alert.code });
   }

@@ -1,5 +1,6 @@
 // What a failed transaction request means to the user: a new quote is needed, a limit or balance stops it, the customer is not approved, or a field is wrong.
 import { NetworkError, ProblemError, type FieldProblem } from '../../client/problem';
+import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import type { RampErrorDetail } from '../../events/error';
 
 /** Form-level outcomes, each with its own message and way out. */
@@ -15,7 +16,7 @@ export type TransactionAlert =
   | { kind: 'forbidden' }
   | { kind: 'notFound' }
   | { kind: 'network' }
-  | { kind: 'validation'; detail: string }
+  | { kind: 'validation' }
   | { kind: 'other'; code: string };
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
@@ -42,27 +43,32 @@ export function alertFor(error: unknown): TransactionAlert | undefined {
     case 'NOT_FOUND':
       return { kind: 'notFound' };
   }
-  if (error.status === 400 || error.status === 422) return { kind: 'validation', detail: error.detail };
+  if (error.status === 400 || error.status === 422) return { kind: 'validation' };
   return { kind: 'other', code: error.code };
 }
 
 /** Whether trying the same request again can help (as opposed to changing something first). */
 export const isRetryable = (alert: TransactionAlert): boolean => alert.kind === 'network' || alert.kind === 'other' || alert.kind === 'session';
 
+/** A failure the partner hears of (`ramp-error`): one the user cannot fix by editing the form. */
+export const isReported = (alert: TransactionAlert): boolean =>
+  alert.kind === 'network' || alert.kind === 'session' || alert.kind === 'forbidden' || alert.kind === 'notFound' || alert.kind === 'other';
+
 /**
- * Splits a problem's `errors[]` into those a form shows on a field (first message per field wins) and the rest.
+ * Splits a problem's `errors[]` into those a form shows on a field (first per field wins: the message key of its code,
+ * never the server's English) and the rest.
  * `fieldOf` maps a server path (`purpose`, `identifier.iban`, `/holder/taxId`, `holder.address.city`) to a field name.
  */
 export function placeFieldProblems<F extends string>(
   errors: readonly FieldProblem[],
   fieldOf: (segments: readonly string[]) => F | undefined,
-): { fields: Partial<Record<F, string>>; unplaced: FieldProblem[] } {
-  const fields: Partial<Record<F, string>> = {};
+): { fields: Partial<Record<F, FieldProblemKey>>; unplaced: FieldProblem[] } {
+  const fields: Partial<Record<F, FieldProblemKey>> = {};
   const unplaced: FieldProblem[] = [];
   for (const e of errors) {
     const field = fieldOf(pathSegments(e.path));
     if (field === undefined) unplaced.push(e);
-    else fields[field] ??= e.message;
+    else fields[field] ??= fieldProblemKey(e.code);
   }
   return { fields, unplaced };
 }

@@ -12,8 +12,10 @@ export const transactionStyles = css`
   .step {
     position: relative;
     display: grid;
-    grid-template-columns: 1.75em 1fr;
+    /* The label may shrink and wrap (a long step name in a narrow card), never run past the card or be cut. */
+    grid-template-columns: 1.75em minmax(0, 1fr);
     align-items: center;
+    overflow-wrap: break-word;
     gap: 0.6em;
     padding: 0.35em 0;
     color: var(--_color-text-muted);

@@ -14,22 +14,16 @@ import { I18nController, type MessageKey, type TranslateArgs } from '../../i18n'
 import { CustomerWatch } from '../customer-watch';
 import { checkFile, IMAGE_KINDS } from '../document-uploader/file-check';
 import { isDocumentRequirement } from '../document-uploader/requirements';
-import { humanize, requirementKey } from '../kyc-labels';
 import { CameraController, cameraFailure, type CameraFailure } from './camera';
+import { livenessNeeded, selfieFailure, type Phase, type SelfieError } from './selfie';
+import { renderDocuments, renderLiveness, renderOutcome, renderRequirements } from './views';
 import { verificationStyles } from './verification.styles';
 // It renders <ramp-document-uploader> in its shadow root, out of the loader's sight: defined here.
 import '../../elements/document-uploader';
 
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
 
-type Phase = 'idle' | 'starting' | 'preview' | 'captured' | 'uploading';
-type SelfieError =
-  | { kind: 'denied' | 'unavailable' | 'network' | 'badType' | 'tooLarge' | 'empty' }
-  | { kind: 'server'; code: string }
-  | { kind: 'state'; detail: string };
-
 type Status = Customer['verification']['status'];
-const tone: Partial<Record<Status, string>> = { APPROVED: 'success', TEMPORARY_REJECTION: 'danger', FINAL_REJECTION: 'danger' };
 
 /** The hosted page's API, beside the SDK: `{origin}/verify/api` for `{origin}/sdk/ramp-widget.js`. */
 function defaultVerifyApi(): string {
@@ -194,13 +188,6 @@ export class RampVerification extends RampElement {
     else this.watch.stop();
   }
 
-  private livenessNeeded(): boolean {
-    const c = this.customer;
-    if (!c) return false;
-    const open = c.verification.status === 'NOT_STARTED' || c.verification.status === 'TEMPORARY_REJECTION';
-    return open && c.requirements.some((r) => r.name === 'LIVENESS' && r.status === 'NOT_SENT');
-  }
-
   // ── rendering ──
 
   private level(offset = 0): number {
@@ -235,147 +222,38 @@ export class RampVerification extends RampElement {
         ${name ? html`<span data-testid="customer-name">${this.t('verification.for', { name })}</span>` : nothing}
         <span part="status-badge" class="badge" data-status=${status} data-testid="verification-status">${this.t(`status.${status}`)}</span>
       </p>
-      ${customer.requirements.length ? this.renderRequirements(customer) : nothing}
+      ${customer.requirements.length ? renderRequirements(this.i18n, customer, this.level(1)) : nothing}
       ${open && missingDocs.length
-        ? html`<section aria-labelledby="documents-title">
-            <div role="heading" aria-level=${this.level(1)} id="documents-title" class="section-title">${this.t('verification.documents')}</div>
-            <ramp-document-uploader
-              part="uploader"
-              data-testid="uploader"
-              api-base=${this.apiBase}
-              session=${this.session}
-              lang=${this.i18n.locale}
-              theme=${this.theme ?? nothing}
-              types=${missingDocs.map((r) => r.name).join(' ')}
-              heading-level=${this.level(2)}
-            ></ramp-document-uploader>
-          </section>`
+        ? renderDocuments(this.i18n, {
+            apiBase: this.apiBase,
+            session: this.session,
+            theme: this.theme,
+            types: missingDocs.map((r) => r.name),
+            levels: [this.level(1), this.level(2)],
+          })
         : nothing}
-      ${this.livenessNeeded() ? this.renderLiveness() : this.renderOutcome(customer)}
+      ${livenessNeeded(customer) ? this.renderLiveness() : renderOutcome(this.i18n, customer, this.level(1))}
     `;
-  }
-
-  private renderRequirements(customer: Customer): TemplateResult {
-    return html`
-      <section aria-labelledby="required-title">
-        <div role="heading" aria-level=${this.level(1)} id="required-title" class="section-title">${this.t('verification.required')}</div>
-        <ul part="requirements" class="requirements" data-testid="requirements">
-          ${customer.requirements.map((r) => {
-            const key = requirementKey(r.name);
-            return html`<li data-requirement=${r.name} data-status=${r.status}>
-              <span>${key ? this.t(key) : humanize(r.name)}</span>
-              <span class="badge" data-status=${r.status}>${this.requirementStatus(r.status)}</span>
-            </li>`;
-          })}
-        </ul>
-      </section>
-    `;
-  }
-
-  private requirementStatus(status: string): string {
-    switch (status) {
-      case 'NOT_SENT':
-      case 'SENT':
-      case 'APPROVED':
-      case 'REJECTED':
-        return this.t(`uploader.status.${status}`);
-      default:
-        return humanize(status);
-    }
   }
 
   private renderLiveness(): TemplateResult {
-    const phase = this.phase;
-    return html`
-      <section part="liveness" class="camera" aria-labelledby="liveness-title" data-testid="liveness" data-phase=${phase}>
-        <div role="heading" aria-level=${this.level(1)} id="liveness-title" class="section-title" tabindex="-1">${this.t('liveness.title')}</div>
-        <p>${this.t('liveness.selfie.intro')}</p>
-        ${this.selfieError ? this.renderSelfieError(this.selfieError) : nothing}
-        ${phase === 'preview' || phase === 'starting'
-          ? html`<video part="video" data-testid="video" autoplay playsinline muted aria-label=${this.t('liveness.camera.preview')}></video>
-              <div class="actions start">
-                <button part="button" type="button" class="primary" data-testid="capture" ?disabled=${phase === 'starting'} @click=${() => void this.capture()}>
-                  ${this.t('liveness.camera.capture')}
-                </button>
-                <button part="button" type="button" data-testid="stop-camera" @click=${() => this.stopCamera()}>${this.t('liveness.camera.cancel')}</button>
-              </div>`
-          : nothing}
-        ${phase === 'captured' || phase === 'uploading'
-          ? html`<img part="selfie" class="selfie" data-testid="selfie" src=${this.photoUrl} alt=${this.t('liveness.photo.alt')} />
-              ${phase === 'uploading'
-                ? html`<progress
-                    part="progress"
-                    data-testid="selfie-progress"
-                    max="100"
-                    .value=${this.progress}
-                    aria-label=${this.t('liveness.progress')}
-                    aria-valuemin="0"
-                    aria-valuemax="100"
-                    aria-valuenow=${this.progress}
-                  ></progress>`
-                : html`<div class="actions start">
-                    <button part="button" type="button" class="primary" data-testid="use-photo" @click=${() => void this.send()}>${this.t('liveness.photo.use')}</button>
-                    <button part="button" type="button" data-testid="retake" @click=${() => void this.retake()}>${this.t('liveness.photo.retake')}</button>
-                  </div>`}`
-          : nothing}
-        ${phase === 'idle' && !this.fallback && this.camera.supported
-          ? html`<div class="actions start">
-              <button part="button" type="button" class="primary" data-testid="start-camera" @click=${() => void this.startCamera()}>
-                ${this.t('liveness.camera.start')}
-              </button>
-            </div>`
-          : nothing}
-        ${phase === 'idle' && (this.fallback || !this.camera.supported) ? this.renderFileFallback() : nothing}
-        ${this.sandbox
-          ? html`<div part="sandbox" class="sandbox" data-testid="sandbox">
-              <p class="hint">${this.t('liveness.sandbox.hint')}</p>
-              <button part="button" type="button" data-testid="simulate-liveness" @click=${() => void this.simulate()}>
-                ${this.t('liveness.sandbox.simulate')}
-              </button>
-            </div>`
-          : nothing}
-      </section>
-    `;
-  }
-
-  private renderFileFallback(): TemplateResult {
-    return html`<div class="file-fallback" data-testid="file-fallback">
-      <label for="selfie-file">${this.t('liveness.file.label')}</label>
-      <input id="selfie-file" data-testid="selfie-file" type="file" accept="image/jpeg,image/png" capture="user" @change=${this.onFile} />
-    </div>`;
-  }
-
-  private renderSelfieError(error: SelfieError): TemplateResult {
-    let message: string;
-    switch (error.kind) {
-      case 'server':
-        message = this.t('liveness.error.server', { code: error.code });
-        break;
-      case 'state':
-        message = this.t('liveness.error.state', { detail: error.detail });
-        break;
-      default:
-        message = this.t(`liveness.error.${error.kind}`);
-    }
-    return html`<div part="alert" class="alert" role="alert" data-testid="selfie-error" data-kind=${error.kind}><p>${message}</p></div>`;
-  }
-
-  private renderOutcome(customer: Customer): TemplateResult {
-    const status = customer.verification.status;
-    const following = status === 'UNDER_VERIFICATION' || status === 'NOT_STARTED';
-    const waitingForDocuments = status === 'NOT_STARTED' && customer.requirements.some((r) => r.status === 'NOT_SENT');
-    const message = waitingForDocuments ? this.t('verification.waitingForDocuments') : this.t(`kyc.status.message.${status}`);
-    return html`
-      <section part="outcome" class="notice" data-tone=${tone[status] ?? nothing} data-testid="outcome" data-status=${status} aria-labelledby="outcome-title">
-        <div role="heading" aria-level=${this.level(1)} id="outcome-title" class="section-title status-line" tabindex="-1">
-          ${following && !waitingForDocuments ? html`<span class="spinner" aria-hidden="true"></span>` : nothing} ${this.t(`status.${status}`)}
-        </div>
-        <p data-testid="outcome-message">${message}</p>
-        ${status === 'APPROVED' || status === 'UNDER_VERIFICATION' || status === 'FINAL_REJECTION'
-          ? html`<p class="hint">${this.t('verification.closeWindow')}</p>`
-          : nothing}
-      </section>
-    `;
+    return renderLiveness(this.i18n, {
+      phase: this.phase,
+      level: this.level(1),
+      selfieError: this.selfieError,
+      fallback: this.fallback,
+      cameraSupported: this.camera.supported,
+      photoUrl: this.photoUrl,
+      progress: this.progress,
+      sandbox: this.sandbox,
+      startCamera: () => void this.startCamera(),
+      stopCamera: () => this.stopCamera(),
+      capture: () => void this.capture(),
+      send: () => void this.send(),
+      retake: () => void this.retake(),
+      simulate: () => void this.simulate(),
+      onFile: this.onFile,
+    });
   }
 
   // ── the selfie ──
@@ -478,17 +356,8 @@ export class RampVerification extends RampElement {
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       this.phase = 'captured';
-      this.selfieError = this.selfieFailure(error);
+      this.selfieError = selfieFailure(error);
     }
-  }
-
-  private selfieFailure(error: unknown): SelfieError {
-    if (error instanceof NetworkError) return { kind: 'network' };
-    if (!(error instanceof ProblemError)) return { kind: 'server', code: 'CLIENT_ERROR' };
-    if (error.status === 413) return { kind: 'tooLarge' };
-    if (error.status === 415) return { kind: 'badType' };
-    if (error.status === 409 || error.status === 400) return { kind: 'state', detail: error.detail };
-    return { kind: 'server', code: error.code };
   }
 
   private async simulate(): Promise<void> {
@@ -501,7 +370,7 @@ export class RampVerification extends RampElement {
       this.setCustomer(customer);
       await this.focusOutcome();
     } catch (error) {
-      this.selfieError = this.selfieFailure(error);
+      this.selfieError = selfieFailure(error);
     }
   }
 

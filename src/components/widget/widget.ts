@@ -1,5 +1,6 @@
 // <ramp-widget>: the whole flow in one tag. Onboarding (resuming from the server's state), then buy (quote → lock → PIX
-// checkout) or sell (quote → lock → off-ramp with its bank picker), and the customer's transaction history. The inner
+// checkout, or bank-transfer instructions for SEPA/SWIFT) or sell (quote → lock → off-ramp with its bank picker), and the
+// customer's transaction history. A lock goes where its quote says (its currencies and rail), never by the tab it came from. The inner
 // components get session, API base and language from it by context, and each is fetched only when its view opens.
 import { ContextProvider } from '@lit/context';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
@@ -17,6 +18,12 @@ import { stepLabelKey } from '../transaction/labels';
 import { css } from 'lit';
 
 export type WidgetView = 'loading' | 'onboarding' | 'home' | 'buy' | 'sell' | 'pay' | 'cash-out' | 'history';
+
+/** The tab a view belongs to: paying is part of buying, cashing out part of selling. */
+const tabOf: Partial<Record<WidgetView, 'buy' | 'sell' | 'history'>> = { home: 'buy', buy: 'buy', pay: 'buy', sell: 'sell', 'cash-out': 'sell', history: 'history' };
+
+/** Where a locked quote is redeemed: a stablecoin given up is a sale (the off-ramp's bank picker); fiat paid in is a buy (PIX or a bank transfer, the checkout follows the quote's rail). */
+export const viewForLock = (quote: Pick<Quote, 'sourceCurrency'>): WidgetView => (quote.sourceCurrency === 'USDC' || quote.sourceCurrency === 'USDT' ? 'cash-out' : 'pay');
 
 /** Each view's component, fetched when the view first opens. */
 const views: Partial<Record<WidgetView, () => Promise<unknown>>> = {
@@ -37,12 +44,13 @@ const optionalAttribute = {
  * The whole ramp in one element.
  *
  * @fires ramp-customer-created - From the onboarding inside; the widget (and every component in it) switches to `detail.session.token` by itself.
- * @fires ramp-quote-locked - From the quote inside; the widget moves on to the PIX checkout (buy) or the off-ramp (sell).
+ * @fires ramp-quote-locked - From the quote inside; the widget moves on to the checkout (a buy: PIX, or SEPA/SWIFT transfer instructions) or the off-ramp (a sell), as the quote's currencies say.
  * @fires ramp-transaction-created - From the checkout or off-ramp inside.
  * @fires ramp-transaction-updated - From the checkout or off-ramp inside, up to SUCCESS or a failure.
  * @fires ramp-error - From any component inside.
  * @csspart base - The widget's frame.
- * @csspart nav - The buy / sell / history buttons.
+ * @csspart nav - The buy / sell / history tabs (the one direction switch: the quote inside hides its own).
+ * @csspart tab - One tab button; the selected one also has `tab-selected`.
  * @csspart history - The list of the customer's transactions.
  * @cssprop --ramp-widget-background - Background of the widget's frame (default `--ramp-color-surface`).
  */
@@ -56,6 +64,13 @@ export class RampWidget extends RampElement {
       /* The frame paints its own surface: the text colour follows the theme, so the page's background cannot be trusted (dark text on a dark page, light on white). */
       .base { background: var(--ramp-widget-background, var(--_color-surface)); color: var(--_color-text); }
       .nav { display: flex; gap: 0.5rem; flex-wrap: wrap; margin-block-end: 1rem; }
+      /* The selected tab is seen, not only announced: the accent fill and a heavier underline. */
+      .nav [aria-pressed='true'] {
+        color: var(--_button-color, var(--_color-on-primary));
+        background: var(--_button-background, var(--_color-primary));
+        border-color: var(--_button-background, var(--_color-primary));
+        box-shadow: inset 0 -3px 0 var(--_color-text);
+      }
       .history { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.5rem; }
       .history li { display: flex; justify-content: space-between; gap: 1rem; }
     `,
@@ -147,11 +162,11 @@ export class RampWidget extends RampElement {
     const { quote, exchangeRateId } = (event as CustomEvent<{ quote: Quote; exchangeRateId: string }>).detail;
     this.quote = quote;
     this.exchangeRateId = exchangeRateId;
-    void this.replaceView(this.view === 'sell' ? 'cash-out' : 'pay');
+    void this.replaceView(viewForLock(quote));
   };
 
   private onRequote = (): void => {
-    void this.replaceView(this.quote && this.view === 'cash-out' ? 'sell' : 'buy');
+    void this.replaceView(this.view === 'cash-out' ? 'sell' : 'buy');
   };
 
   /**
@@ -196,9 +211,12 @@ export class RampWidget extends RampElement {
   }
 
   private renderNav(): TemplateResult {
-    const button = (view: WidgetView, label: string, go: () => void) =>
-      html`<button type="button" class="button" data-view=${view} aria-pressed=${this.view === view ? 'true' : 'false'} @click=${go}>${label}</button>`;
-    return html`<nav part="nav" class="nav">
+    const selected = tabOf[this.view];
+    const button = (view: 'buy' | 'sell' | 'history', label: string, go: () => void) =>
+      html`<button type="button" class="button" part=${selected === view ? 'tab tab-selected' : 'tab'} data-view=${view} aria-pressed=${selected === view ? 'true' : 'false'} @click=${go}>
+        ${label}
+      </button>`;
+    return html`<nav part="nav" class="nav" aria-label=${this.i18n.t('widget.nav')}>
       ${button('buy', this.i18n.t('quote.direction.buy'), () => (this.view = 'buy'))}
       ${button('sell', this.i18n.t('quote.direction.sell'), () => (this.view = 'sell'))}
       ${button('history', this.i18n.t('tx.history'), () => void this.showHistory())}
@@ -214,9 +232,9 @@ export class RampWidget extends RampElement {
         return html`<ramp-onboarding keep-draft theme=${theme}></ramp-onboarding>`;
       case 'home':
       case 'buy':
-        return html`<ramp-quote direction="buy" fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
+        return html`<ramp-quote direction="buy" hide-direction fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
       case 'sell':
-        return html`<ramp-quote direction="sell" fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
+        return html`<ramp-quote direction="sell" hide-direction fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;
       case 'pay':
         return html`<ramp-pix-checkout exchange-rate-id=${this.exchangeRateId} .quote=${this.quote} ?sandbox=${this.sandbox} theme=${theme}></ramp-pix-checkout>`;
       case 'cash-out':

@@ -102,16 +102,17 @@ describe('<ramp-document-uploader>', () => {
   });
 
   describe('what is required', () => {
-    it('lists the customer’s document requirements with their status, and the documents sent with the reviewer’s comment', async () => {
+    it('lists the customer’s document requirements with their status, and the documents sent with why they were refused in our words, never the reviewer’s note', async () => {
       const backend = individualBackend();
-      backend.documents.push(fakeDocument({ status: 'REJECTED', comment: 'The bank statement must be from the last 6 months.' }));
+      backend.documents.push(fakeDocument({ status: 'REJECTED', comment: 'The bank statement must be from the last 6 months.', rejectLabels: ['DOCUMENT_OUTDATED'] }));
       const el = await mount();
       expect(all(el, '[part="requirement"]').map((r) => r.dataset.requirement)).to.deep.equal(['ID_CARD', 'BANK_STATEMENT']);
       expect($(el, '[data-testid="status-ID_CARD"]').textContent).to.contain('Not sent');
       expect($(el, '[data-testid="status-BANK_STATEMENT"]').dataset.status).to.equal('REJECTED');
       const doc = $(el, '[data-testid="documents-BANK_STATEMENT"] [part="document"]');
       expect(doc.dataset.status).to.equal('REJECTED');
-      expect($(el, '[data-testid="comment"]').textContent).to.contain('The bank statement must be from the last 6 months.');
+      expect($(el, '[data-testid="comment"]').textContent!.trim()).to.equal('Why: A document is too old.');
+      expect(el.shadowRoot!.textContent).not.to.contain('must be from the last 6 months');
     });
 
     it('`types` narrows the list to the named requirements (a document type names its requirement)', async () => {
@@ -443,10 +444,11 @@ describe('<ramp-document-uploader>', () => {
       [413, 'tooLarge', 'larger than 50 MB'],
       [415, 'badType', 'not a JPG, PNG or PDF'],
       [409, 'needsInfo', 'Send your additional information first'],
-      [400, 'invalid', 'side: is required for ID_CARD'],
+      ['full', 'full', 'no room for more documents'],
+      [400, 'invalid', 'This upload was refused. Check the file and its details, then try again.'],
     ] as const;
     for (const [status, kind, text] of cases) {
-      it(`a ${status} is shown on its file, without a retry that could not help`, async () => {
+      it(`a ${status === 'full' ? '409 DOCUMENT_QUOTA_EXCEEDED' : status} is shown on its file, without a retry that could not help`, async () => {
         const backend = individualBackend();
         backend.failUploads = [status];
         const el = await mount();

@@ -14,7 +14,7 @@ type Status = Customer['verification']['status'];
 type Outcome = 'APPROVED' | 'TEMPORARY_REJECTION' | 'FINAL_REJECTION' | 'NEVER_STARTS';
 
 /** What the next upload answers instead of storing the file: a network failure or a problem status. */
-export type UploadFailure = 'network' | 400 | 409 | 413 | 415 | 500 | 503;
+export type UploadFailure = 'network' | 'full' | 400 | 409 | 413 | 415 | 500 | 503;
 
 export interface KycBackendOptions {
   /** URL pattern of the API; default any origin's `/bff`. The hosted page uses `*\/verify/api`. */
@@ -459,6 +459,8 @@ export class KycBackend {
         return problemResponse(415, 'UNSUPPORTED_MEDIA_TYPE', 'The file is not a JPG, PNG or PDF.');
       case 409:
         return problemResponse(409, 'INVALID_STATE', 'Send additional information before documents.', { missing: ['ADDITIONAL_INFORMATION'] });
+      case 'full':
+        return problemResponse(409, 'DOCUMENT_QUOTA_EXCEEDED', 'This widget session has uploaded its budget.', { limit: { bytes: 67108864 }, used: { bytes: 67000000 }, scope: 'session' });
       case 400:
         return problemResponse(400, 'VALIDATION_FAILED', 'side: is required for ID_CARD', { errors: [{ path: 'side', message: 'is required for ID_CARD: upload FRONT_SIDE and BACK_SIDE separately' }] });
       default:

@@ -296,7 +296,20 @@ export class MockMoneyBackend {
       blockchain: quote.blockchain,
       state: {
         status: 'AWAITING_FUNDS',
-        payment: { rail: 'PIX', brCode, expiresAt: new Date(now.getTime() + (this.o.paymentWindowMs ?? 900_000)).toISOString() },
+        // SEPA and SWIFT are paid by a bank transfer to the instructions the server's settlement provider gives.
+        payment:
+          quote.rail === 'PIX'
+            ? { rail: 'PIX', brCode, expiresAt: new Date(now.getTime() + (this.o.paymentWindowMs ?? 900_000)).toISOString() }
+            : {
+                rail: quote.rail,
+                beneficiary: 'Ramp Pagamentos Ltda',
+                iban: 'DE89370400440532013000',
+                bic: 'COBADEFFXXX',
+                reference: `RAMP${this.seq.toString().padStart(8, '0')}`,
+                amount: quote.sourceAmount,
+                currency: quote.sourceCurrency,
+                expiresAt: new Date(now.getTime() + (this.o.paymentWindowMs ?? 900_000)).toISOString(),
+              },
       },
       createdAt: at,
       updatedAt: at,

@@ -462,8 +462,10 @@ describe('<ramp-offramp>', () => {
       await fill(el, 'taxId', '52998224725');
       await save(el);
       await waitUntil(() => part(el, '#bank-keyValue-error'), 'the key error');
-      expect(text(el, '#bank-keyValue-error')).to.equal('Not accepted: this PIX key is not registered');
-      expect(text(el, '#bank-taxId-error')).to.equal('Not accepted: does not match the key owner');
+      // In our words (no code: the plain sentence), never the server's English.
+      expect(text(el, '#bank-keyValue-error')).to.equal('This value was not accepted.');
+      expect(text(el, '#bank-taxId-error')).to.equal('This value was not accepted.');
+      expect(el.shadowRoot!.textContent).not.to.contain('not registered');
       expect(part(el, testid('bank-alert'))).to.equal(null);
       expect(el.shadowRoot!.activeElement?.id).to.equal('bank-keyValue');
     });
@@ -569,7 +571,9 @@ describe('<ramp-offramp>', () => {
       await confirmPayout(el, target);
       await waitUntil(() => part(el, testid('refunded')), 'the refunded panel', { timeout: 5_000 });
       expect(updated.map((e) => e.detail.state.status)).to.deep.equal(['TRADING', 'REFUNDING', 'REFUNDED']);
-      expect(text(el, testid('refunded'))).to.contain('The receiving bank rejected the transfer');
+      // The server's English reason stays off the screen.
+      expect(text(el, testid('refunded'))).not.to.contain('The receiving bank rejected the transfer');
+      expect(text(el, testid('refunded'))).to.contain('The payout could not be completed.');
       expect(text(el, testid('refunded'))).to.contain('USDC is back in your wallet');
       const steps = all(el, '[part~="step"]').map((s) => `${s.dataset.status}:${s.dataset.state}`);
       expect(steps).to.deep.equal(['TRANSFERRING_STABLECOIN:done', 'TRADING:failed', 'REFUNDING:done', 'REFUNDED:done']);
@@ -644,7 +648,7 @@ describe('<ramp-offramp>', () => {
       worker.use(
         transactionProblem('off-ramp', 400, 'VALIDATION_FAILED', 'bad', {
           errors: [
-            { path: 'purpose', message: 'PERSONAL_ACCOUNT is only allowed to a SELF bank account' },
+            { path: 'purpose', message: 'PERSONAL_ACCOUNT is only allowed to a SELF bank account', code: 'NOT_ONE_OF' },
             { path: 'bankAccountId', message: 'the holder is not APPROVED' },
           ],
         }),
@@ -652,8 +656,9 @@ describe('<ramp-offramp>', () => {
       const el = await mount();
       await confirmPayout(el, target);
       await waitUntil(() => part(el, '#offramp-purpose-error'), 'the purpose error');
-      expect(text(el, '#offramp-purpose-error')).to.equal('Not accepted: PERSONAL_ACCOUNT is only allowed to a SELF bank account');
-      expect(text(el, testid('account-error'))).to.equal('Not accepted: the holder is not APPROVED');
+      expect(text(el, '#offramp-purpose-error')).to.equal('Choose one of the options.');
+      expect(text(el, testid('account-error'))).to.equal('This value was not accepted.');
+      expect(el.shadowRoot!.textContent).not.to.contain('SELF bank account');
       expect(part(el, testid('alert'))).to.equal(null);
     });
   });

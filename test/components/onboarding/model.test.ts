@@ -121,7 +121,7 @@ describe('server problems on fields', () => {
     );
     expect(fields).to.deep.equal({
       taxId: { kind: 'rule', error: 'invalidCpf' },
-      email: { kind: 'text', message: 'Invalid email address' },
+      email: { kind: 'code', key: 'problem.field.other' },
     });
     expect(unplaced).to.deep.equal([{ path: 'metadata', message: 'at most 50 keys' }]);
   });

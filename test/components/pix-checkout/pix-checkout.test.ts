@@ -322,6 +322,85 @@ describe('<ramp-pix-checkout>', () => {
     });
   });
 
+  describe('a SEPA or SWIFT quote: bank-transfer instructions', () => {
+    const sepa = () => mockBuyQuote(new Date(), { rail: 'SEPA', sourceCurrency: 'EUR', sourceAmount: '100.00' });
+
+    async function mountSepa(lang = 'en', quote = sepa()) {
+      backend({ buyQuote: quote });
+      const el = await fixture<RampPixCheckout>(html`
+        <ramp-pix-checkout api-base="/bff" session="bound-session" lang=${lang} theme="light" exchange-rate-id=${moneyIds.lockedBuyQuote} poll-interval="40" .quote=${quote}></ramp-pix-checkout>
+      `);
+      await el.updateComplete;
+      return el;
+    }
+
+    for (const [lang, title, heading, iban, copy] of [
+      ['en', 'Pay by bank transfer', 'Transfer €100.00 from your bank', 'IBAN', 'Copy'],
+      ['pt-BR', 'Pagar por transferência bancária', 'Transfira €\u00a0100,00 do seu banco', 'IBAN', 'Copiar'],
+      ['es', 'Pagar por transferencia bancaria', 'Transfiere 100,00\u00a0€ desde tu banco', 'IBAN', 'Copiar'],
+    ] as const) {
+      it(`shows beneficiary, IBAN, BIC, reference, amount and deadline, never a PIX code (${lang})`, async () => {
+        const el = await mountSepa(lang);
+        expect(text(el, '#title')).to.equal(title);
+        await createPayment(el);
+        expect($(el, '#phase-title').textContent!.trim()).to.equal(heading);
+        expect(part(el, testid('qr'))).to.equal(null);
+        expect(part(el, '#brcode')).to.equal(null);
+        expect(text(el, '[part="payment"]')).not.to.contain('PIX');
+        const payment = el.transaction!.state.payment!;
+        expect(text(el, testid('detail-beneficiary'))).to.equal(payment.beneficiary);
+        expect(text(el, testid('detail-iban'))).to.equal(payment.iban);
+        expect(text(el, '[data-detail="iban"] dt')).to.equal(iban);
+        expect(text(el, testid('detail-bic'))).to.equal(payment.bic);
+        expect(text(el, testid('detail-reference'))).to.equal(payment.reference);
+        expect(text(el, testid('detail-amount'))).to.equal(new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(100).replace(/\s+/g, ' '));
+        expect(text(el, testid('detail-deadline'))).to.match(/\d{1,2}:\d{2}/);
+        expect(text(el, testid('copy-iban'))).to.equal(copy);
+        expect(part(el, testid('countdown-time'))).to.exist;
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('each copy button puts its own value on the clipboard (the amount as a bank form takes it) and says so', async () => {
+      const el = await mountSepa();
+      await createPayment(el);
+      const written: string[] = [];
+      const clipboard = navigator.clipboard as unknown as { writeText: (t: string) => Promise<void> };
+      clipboard.writeText = async (t: string) => void written.push(t);
+      try {
+        const payment = el.transaction!.state.payment!;
+        for (const key of ['beneficiary', 'iban', 'bic', 'reference', 'amount'] as const) {
+          $(el, testid(`copy-${key}`)).click();
+          await waitUntil(() => written.length > 0 && written.at(-1) === payment[key], `copies the ${key}`);
+          await el.updateComplete;
+          expect(text(el, testid(`copy-${key}`))).to.equal('Copied');
+        }
+        expect(written).to.deep.equal([payment.beneficiary, payment.iban, payment.bic, payment.reference, '100.00']);
+        expect(statusText(el)).to.equal('Copied: 100.00');
+        // Named by the detail it copies.
+        expect($(el, testid('copy-iban')).getAttribute('aria-describedby')).to.equal('detail-iban');
+      } finally {
+        delete (clipboard as { writeText?: unknown }).writeText;
+      }
+    });
+
+    it('a SWIFT quote in USD says "Account number" when the account is not an IBAN', async () => {
+      const el = await mountSepa('en', mockBuyQuote(new Date(), { rail: 'SWIFT', sourceCurrency: 'USD', sourceAmount: '100.00' }));
+      worker.resetHandlers();
+      const b = new MockMoneyBackend({ buyQuote: mockBuyQuote(new Date(), { rail: 'SWIFT', sourceCurrency: 'USD', sourceAmount: '100.00' }) });
+      const original = b.onRampTransaction.bind(b);
+      b.onRampTransaction = (body, now) => {
+        const tx = original(body, now);
+        const { iban: _iban, ...rest } = tx.state.payment as Record<string, unknown>;
+        return { ...tx, state: { ...tx.state, payment: { ...rest, accountNumber: '000123456789' } } };
+      };
+      worker.use(...b.handlers());
+      await createPayment(el);
+      expect(text(el, '[data-detail="iban"] dt')).to.equal('Account number');
+      expect(text(el, testid('detail-iban'))).to.equal('000123456789');
+    });
+  });
+
   describe('following the status', () => {
     it('the sandbox button pays through POST /sandbox/transactions/{id}/pay with an Idempotency-Key', async () => {
       const { log } = backend();
@@ -528,13 +607,13 @@ describe('<ramp-pix-checkout>', () => {
 
     it('400 on purpose lands on the purpose field', async () => {
       worker.use(
-        transactionProblem('on-ramp', 400, 'VALIDATION_FAILED', 'purpose: Invalid option', { errors: [{ path: 'purpose', message: 'Invalid option' }] }),
+        transactionProblem('on-ramp', 400, 'VALIDATION_FAILED', 'purpose: Invalid option', { errors: [{ path: 'purpose', message: 'Invalid option', code: 'NOT_ONE_OF' }] }),
       );
       const el = await mountLocked();
       await choosePurpose(el);
       $(el, testid('create-payment')).click();
       await waitUntil(() => part(el, '#purpose-error'), 'the purpose error');
-      expect(text(el, '#purpose-error')).to.equal('Not accepted: Invalid option');
+      expect(text(el, '#purpose-error')).to.equal('Choose one of the options.');
       expect(part(el, testid('alert'))).to.equal(null);
     });
 

@@ -13,9 +13,9 @@ describe('amount problems from the server', () => {
     expect(amountErrorFromProblem(p('BELOW_MINIMUM'), '0.02')).to.deep.equal({ kind: 'tooSmall', minimumSourceAmount: '0.02' });
   });
 
-  it('an unknown or missing code keeps the text as it came (shown, never parsed)', () => {
-    expect(amountErrorFromProblem(p('SOMETHING_NEW', 'x'), undefined)).to.deep.equal({ kind: 'text', message: 'x' });
-    expect(amountErrorFromProblem(p(undefined, 'y'), undefined)).to.deep.equal({ kind: 'text', message: 'y' });
+  it('an unknown or missing code gets the plain "not accepted" sentence: the server text is never shown', () => {
+    expect(amountErrorFromProblem(p('SOMETHING_NEW', 'x'), undefined)).to.deep.equal({ kind: 'code', key: 'problem.field.other' });
+    expect(amountErrorFromProblem(p(undefined, 'y'), undefined)).to.deep.equal({ kind: 'code', key: 'problem.field.other' });
   });
 
   it('a path names an amount however it is spelled', () => {

@@ -1,6 +1,6 @@
 // <ramp-quote> in Chromium: accessibility, floating quotes (debounce, refresh while visible, stale answers), fees, locks, countdown, events, problems, pt-BR, keyboard only.
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { delay, http, HttpResponse } from 'msw';
 import '../../../src/define';
 import { RampQuote } from '../../../src/components/quote/quote';
@@ -637,6 +637,68 @@ describe('<ramp-quote>', () => {
       expect(heard).to.deep.equal(['30 seconds left on this rate.', '10 seconds left on this rate.', 'The quote has expired. Get a new quote to continue.']);
     });
 
+    describe('one clock for a payment', () => {
+      /** What a checkout (or off-ramp) anywhere on the page says once it created a payment with `exchangeRateId`. */
+      const paymentMade = (exchangeRateId: string) =>
+        document.body.dispatchEvent(
+          new CustomEvent('ramp-transaction-created', { bubbles: true, composed: true, detail: { id: 'tx-1', type: 'ON_RAMP', request: { exchangeRateId }, state: { status: 'AWAITING_FUNDS' } } }),
+        );
+
+      it('once a payment exists with the lock, the panel stops its countdown, says the rate is held for it, and never expires it', async () => {
+        worker.use(...quoteScenarios.success());
+        const clock = new FakeClock();
+        const el = await mount({ amount: '1000', clock });
+        const expired = collect(document, 'ramp-quote-expired');
+        const locked = collect(el, 'ramp-quote-locked');
+        await visible(el, clock);
+        await quoted(el);
+        await lockWith(el, '30s');
+        clock.advance(10_000);
+        await el.updateComplete;
+        // Another lock's payment changes nothing.
+        paymentMade('01936f2a-0000-7000-8000-00000000dead');
+        await el.updateComplete;
+        expect(el.state).to.equal('locked');
+        paymentMade(locked[0]!.detail.exchangeRateId);
+        await el.updateComplete;
+        expect(el.state).to.equal('held');
+        expect(part(el, '[data-testid="countdown"]'), 'no countdown of its own').to.equal(null);
+        expect(text(el, 'held')).to.contain('Rate held for your payment');
+        expect(statusText(el)).to.equal('Rate held for your payment');
+        clock.advance(120_000);
+        await el.updateComplete;
+        expect(el.state, 'the lock’s end changes nothing: the payment’s window governs').to.equal('held');
+        expect(expired).to.have.length(0);
+        expect(statusText(el)).to.equal('Rate held for your payment');
+      });
+
+      it('while a checkout follows the lock it speaks the countdown; the panel stays silent, and speaks again once the checkout is gone', async () => {
+        worker.use(...quoteScenarios.success());
+        const clock = new FakeClock();
+        const el = await mount({ amount: '1000', clock });
+        const locked = collect(el, 'ramp-quote-locked');
+        await visible(el, clock);
+        await quoted(el);
+        await lockWith(el, '1m');
+        const { quote, exchangeRateId } = locked[0]!.detail;
+        const checkout = await fixture(html`<ramp-pix-checkout session="bound-session" api-base="/bff" lang="en" exchange-rate-id=${exchangeRateId} .quote=${quote}></ramp-pix-checkout>`);
+        await (checkout as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+        const heard: string[] = [];
+        const region = $(el, '[data-testid="status"]');
+        const observer = new MutationObserver(() => heard.push(region.textContent!.trim()));
+        observer.observe(region, { childList: true, characterData: true, subtree: true });
+        clock.advance(30_000);
+        await el.updateComplete;
+        expect(text(el, 'countdown'), 'the panel still shows its countdown').to.equal('0:30');
+        expect(heard, 'but leaves the words to the checkout').to.deep.equal([]);
+        checkout.remove();
+        clock.advance(20_000);
+        await el.updateComplete;
+        expect(heard).to.deep.equal(['10 seconds left on this rate.']);
+        observer.disconnect();
+      });
+    });
+
     it('on expiry: a clear expired state, ramp-quote-expired once, focus on "Get a new quote", which returns to floating quotes', async () => {
       const log = new RequestLog();
       worker.use(...quoteScenarios.success({ log }));
@@ -776,7 +838,7 @@ describe('<ramp-quote>', () => {
       expect(focused(el)?.id).to.equal('pay-amount');
     });
 
-    it('a 400 on another field is a form-level alert, its codes said in the user\'s language (the English text is never shown when the code is known)', async () => {
+    it('a 400 on another field is a form-level alert in the user\'s language; the server\'s detail and messages are never shown', async () => {
       worker.use(
         http.post('*/bff/exchange-rates', () =>
           problemResponse(400, 'VALIDATION_FAILED', 'opaque detail', {
@@ -790,11 +852,13 @@ describe('<ramp-quote>', () => {
       const el = await mount({ amount: '100', lang: 'pt-BR' });
       await waitUntil(() => part(el, '[data-testid="alert"]'), 'the alert');
       expect($(el, '[data-testid="alert"]').dataset.kind).to.equal('VALIDATION_FAILED');
-      expect(text(el, 'alert')).to.equal('O pedido de cotação não foi aceito: blockchain: não é um dos valores aceitos; partnerFeeId: kept as it came');
+      expect(text(el, 'alert')).to.equal('O pedido de cotação não foi aceito. Confira suas escolhas e tente de novo.');
+      expect(el.shadowRoot!.textContent).not.to.contain('kept as it came');
       el.lang = 'en';
       await el.updateComplete;
       await waitUntil(() => text(el, 'alert')?.startsWith('The quote request'), 'English');
-      expect(text(el, 'alert')).to.equal('The quote request was not accepted: blockchain: is not one of the accepted values; partnerFeeId: kept as it came');
+      expect(text(el, 'alert')).to.equal('The quote request was not accepted. Check your choices and try again.');
+      expect(el.shadowRoot!.textContent).not.to.contain('opaque');
     });
 
     it('422 UNSUPPORTED_PAIR is a form-level alert without retry, gone once another pair is chosen', async () => {
@@ -854,6 +918,104 @@ describe('<ramp-quote>', () => {
       await quoted(el);
       expect(part(el, '[data-testid="alert"]')).to.equal(null);
       expect(log.last!.headers.authorization).to.equal('Bearer fresh');
+    });
+
+    describe('a network blip heals by itself', () => {
+      /** ky repeats a call that got no answer twice by itself: three lost answers make one failure the panel sees. */
+      const FAILURE = 3;
+
+      it('a floating quote that got no answer is asked for again after 1 s, then 2 s; the alert goes once one lands; ramp-error once', async () => {
+        const log = new RequestLog();
+        worker.use(quoteNetworkFails(2 * FAILURE, { log }), quoteSucceeds({ log }));
+        const clock = new FakeClock();
+        const el = await mount({ amount: '1000', clock });
+        const errors = collect(el, 'ramp-error');
+        await visible(el, clock);
+        await waitUntil(() => part(el, '[data-testid="alert"]'), 'network alert', { timeout: 5_000 });
+        expect($(el, '[data-testid="alert"]').dataset.kind).to.equal('NETWORK');
+        expect(log.entries).to.have.length(FAILURE);
+        clock.advance(999);
+        await aTimeout(100);
+        expect(log.entries, 'nothing before 1 s').to.have.length(FAILURE);
+        clock.advance(1);
+        await waitUntil(() => log.entries.length === 2 * FAILURE, 'the first retry (it fails too)', { timeout: 5_000 });
+        await aTimeout(100);
+        await el.updateComplete;
+        expect($(el, '[data-testid="alert"]').dataset.kind, 'still offline').to.equal('NETWORK');
+        clock.advance(1_999);
+        await aTimeout(100);
+        expect(log.entries, 'the second waits 2 s').to.have.length(2 * FAILURE);
+        clock.advance(1);
+        await quoted(el);
+        expect(part(el, '[data-testid="alert"]'), 'the alert is gone by itself').to.equal(null);
+        expect(errors.map((e) => e.detail.code)).to.deep.equal(['NETWORK_ERROR']);
+      });
+
+      it('the retries back off to at most 30 s apart', async () => {
+        const log = new RequestLog();
+        worker.use(quoteNetworkFails(Number.POSITIVE_INFINITY, { log }));
+        const clock = new FakeClock();
+        // The waits the panel plans after each failure (the floating period is held while the alert is up).
+        const waits: number[] = [];
+        const setTimer = clock.setTimeout.bind(clock);
+        clock.setTimeout = (callback: () => void, ms: number) => {
+          if (ms >= 1_000) waits.push(ms);
+          return setTimer(callback, ms);
+        };
+        const el = await mount({ amount: '1000', clock });
+        await visible(el, clock);
+        for (let n = 1; n <= 7; n++) {
+          await waitUntil(() => waits.length === n, `the wait after failure ${n}`, { timeout: 5_000 });
+          expect(log.entries).to.have.length(n * FAILURE);
+          clock.advance(waits[n - 1]! - 1);
+          await aTimeout(30);
+          expect(log.entries, `nothing before ${waits[n - 1]} ms`).to.have.length(n * FAILURE);
+          clock.advance(1);
+        }
+        expect(waits).to.deep.equal([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+        el.remove();
+      });
+
+      it('coming back online asks again at once, without waiting for the next retry', async () => {
+        const log = new RequestLog();
+        worker.use(quoteNetworkFails(FAILURE, { log }), quoteSucceeds({ log }));
+        const clock = new FakeClock();
+        const el = await mount({ amount: '1000', clock });
+        await visible(el, clock);
+        await waitUntil(() => part(el, '[data-testid="alert"]'), 'network alert', { timeout: 5_000 });
+        window.dispatchEvent(new Event('online'));
+        // At once: no time passes on the panel's clock (the planned retry was 1 s away).
+        clock.advance(0);
+        await quoted(el);
+        expect(part(el, '[data-testid="alert"]')).to.equal(null);
+      });
+
+      it('a verification change anywhere on the page reads the customer again: "not approved yet" goes at once', async () => {
+        let status = 'UNDER_VERIFICATION';
+        worker.use(
+          http.get('*/bff/customer', () =>
+            HttpResponse.json({
+              id: '0193a0a0-0000-7000-8000-000000000001',
+              type: 'INDIVIDUAL',
+              name: 'Ana',
+              taxId: '52998224725',
+              wallets: [],
+              verification: { status, level: 'STANDARD' },
+              requirements: [],
+              createdAt: '2026-01-01T00:00:00.000Z',
+              updatedAt: '2026-01-01T00:00:00.000Z',
+            }),
+          ),
+          ...quoteScenarios.success(),
+        );
+        const el = await mount({ amount: '100' });
+        await quoted(el);
+        await waitUntil(() => part(el, '[data-testid="lock-block"]'), 'the lock is refused before approval', { timeout: 4_000 });
+        expect($(el, '[data-testid="lock-block"]').dataset.kind).to.equal('notApproved');
+        status = 'APPROVED';
+        document.body.dispatchEvent(new CustomEvent('ramp-verification-changed', { bubbles: true, composed: true, detail: { customerId: 'c', status: 'APPROVED' } }));
+        await waitUntil(() => !part(el, '[data-testid="lock-block"]'), 'the refusal goes without waiting for the next quote', { timeout: 1_000 });
+      });
     });
 
     it('a lock that got no answer is retried with the same Idempotency-Key, so the server keeps one lock', async () => {
@@ -989,6 +1151,36 @@ describe('<ramp-quote>', () => {
         expect(part(el, `[part~="${name}"]`), name).to.exist;
       }
     });
+  });
+
+  describe('a 320 px phone', () => {
+    afterEach(() => setViewport({ width: 800, height: 600 }));
+    for (const lang of ['pt-BR', 'es'] as const) {
+      it(`nothing reaches past the card's content and a fee label takes at most two lines (${lang})`, async () => {
+        await setViewport({ width: 320, height: 800 });
+        worker.use(...quoteScenarios.success());
+        // The page's own margin: a 304 px card, as on a phone.
+        const el = await mount({ amount: '1000', lang });
+        el.fiat = 'USD';
+        await quoted(el);
+        await el.updateComplete;
+        const card = $(el, '[part~="base"]');
+        const box = card.getBoundingClientRect();
+        const cs = getComputedStyle(card);
+        const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+        const right = box.right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
+        const past = [...card.querySelectorAll('*')]
+          .filter((e) => !(e.localName === 'input' && getComputedStyle(e).position === 'absolute'))
+          .map((e) => [e, e.getBoundingClientRect()] as const)
+          .filter(([, r]) => r.width > 1 && (r.left < left - 0.5 || r.right > right + 0.5))
+          .map(([e, r]) => `${e.localName}[${e.getAttribute('part') ?? ''}] ${Math.round(r.left)}…${Math.round(r.right)}`);
+        expect(past, `inside ${Math.round(left)}…${Math.round(right)}`).to.deep.equal([]);
+        for (const dt of card.querySelectorAll<HTMLElement>('[part~="row"] dt')) {
+          const lines = Math.round(dt.getBoundingClientRect().height / parseFloat(getComputedStyle(dt).lineHeight));
+          expect(lines, dt.textContent!.trim()).to.be.at.most(2);
+        }
+      });
+    }
   });
 
   describe('registration', () => {

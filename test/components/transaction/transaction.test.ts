@@ -64,19 +64,19 @@ describe('transaction problems', () => {
     expect(alertFor(new ProblemError(422, { code: 'INSUFFICIENT_BALANCE', asset: 'USDC', blockchain: 'BASE' }))).to.deep.equal({ kind: 'balance', asset: 'USDC', blockchain: 'BASE' });
   });
 
-  it('server paths land on fields whatever their notation; the rest stays unplaced', () => {
+  it('server paths land on fields whatever their notation, as the words of their code (first per field); the rest stays unplaced', () => {
     expect(pathSegments('/holder/address/city')).to.deep.equal(['holder', 'address', 'city']);
     expect(pathSegments('body.identifier.iban')).to.deep.equal(['identifier', 'iban']);
     expect(pathSegments('identifier[keyValue]')).to.deep.equal(['identifier', 'keyValue']);
     const { fields, unplaced } = placeFieldProblems(
       [
-        { path: 'purpose', message: 'first' },
-        { path: 'purpose', message: 'second' },
+        { path: 'purpose', message: 'first', code: 'NOT_ONE_OF' },
+        { path: 'purpose', message: 'second', code: 'REQUIRED' },
         { path: 'amount', message: 'too small' },
       ],
       (s) => (s[0] === 'purpose' ? 'purpose' : undefined),
     );
-    expect(fields).to.deep.equal({ purpose: 'first' });
+    expect(fields).to.deep.equal({ purpose: 'problem.field.NOT_ONE_OF' });
     expect(unplaced).to.deep.equal([{ path: 'amount', message: 'too small' }]);
   });
 });

@@ -6,7 +6,8 @@ import type { RampWidget } from '../../../src/components/widget/widget';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import { RampQuoteLockedEvent } from '../../../src/events/quote-locked';
 import { RampVerificationChangedEvent } from '../../../src/events/verification-changed';
-import { mockBuyQuote } from '../mocks/money-scenarios';
+import { setViewport } from '@web/test-runner-commands';
+import { mockBuyQuote, mockSellQuote } from '../mocks/money-scenarios';
 import { expectFocus } from '../support/focus';
 
 type Answer = { status: number; body: unknown };
@@ -31,6 +32,8 @@ function stubBff(answers: Record<string, Answer[]>): void {
 const unauthenticated: Answer = { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', title: 'Unauthenticated', detail: 'The session expired' } };
 const boundSession: Answer = { status: 200, body: { customerId: 'c-1', expiresAt: new Date(Date.now() + 900_000).toISOString() } };
 const approved: Answer = { status: 200, body: { id: 'c-1', verification: { status: 'APPROVED' } } };
+/** What the quote inside reads too (limits and balances): an approved customer with an empty wallet. */
+const approvedWithWallet: Answer = { status: 200, body: { id: 'c-1', verification: { status: 'APPROVED' }, wallets: [] } };
 /** The focused element, followed through shadow roots. */
 function deepFocus(): Element | null {
   let el = document.activeElement;
@@ -158,6 +161,93 @@ describe('<ramp-widget>', () => {
     expect(el.shadowRoot!.querySelector('ramp-quote')).to.be.instanceOf(customElements.get('ramp-quote')!);
     (el.shadowRoot!.querySelector('[data-view="history"]') as HTMLButtonElement).click();
     await waitUntil(() => el.shadowRoot!.textContent?.includes('No transactions yet.'), 'history shows', { timeout: 4000 });
+  });
+
+  describe('locks go where their quote says', () => {
+    async function approvedWidget(lang = 'en'): Promise<RampWidget> {
+      stubBff({ session: [boundSession], customer: [approvedWithWallet] });
+      const el = await fixture<RampWidget>(html`<ramp-widget session="bound" api-base="/bff" lang=${lang}></ramp-widget>`);
+      await waitUntil(() => el.currentView === 'home', 'should land on home', { timeout: 4000 });
+      await el.updateComplete;
+      return el;
+    }
+    const inner = (el: RampWidget, tag: string) => el.shadowRoot!.querySelector(tag) as (HTMLElement & { updateComplete: Promise<unknown> }) | null;
+    const lockFrom = (el: RampWidget, quote: ReturnType<typeof mockBuyQuote>) =>
+      inner(el, 'ramp-quote')!.dispatchEvent(new RampQuoteLockedEvent({ exchangeRateId: quote.id!, expiresAt: quote.expiresAt!, quote }));
+
+    it('a EUR·SEPA lock opens the bank-transfer checkout, not PIX', async () => {
+      const el = await approvedWidget();
+      lockFrom(el, mockBuyQuote(new Date(), { rail: 'SEPA', sourceCurrency: 'EUR', sourceAmount: '100.00' }));
+      await waitUntil(() => el.currentView === 'pay', 'the checkout', { timeout: 4000 });
+      await waitUntil(() => inner(el, 'ramp-pix-checkout')?.shadowRoot?.querySelector('#title'), 'the checkout renders', { timeout: 4000 });
+      expect(inner(el, 'ramp-pix-checkout')!.shadowRoot!.querySelector('#title')!.textContent!.trim()).to.equal('Pay by bank transfer');
+      // Paying is part of buying: the Buy tab stays the selected one.
+      expect(el.shadowRoot!.querySelector('[data-view="buy"]')!.getAttribute('aria-pressed')).to.equal('true');
+    });
+
+    it('a sell lock goes to the bank picker, whichever tab it came from', async () => {
+      const el = await approvedWidget();
+      expect(el.currentView).to.equal('home');
+      lockFrom(el, mockSellQuote());
+      await waitUntil(() => el.currentView === 'cash-out', 'the off-ramp', { timeout: 4000 });
+      await waitUntil(() => inner(el, 'ramp-offramp'), 'the off-ramp renders', { timeout: 4000 });
+      expect(inner(el, 'ramp-pix-checkout')).to.equal(null);
+      expect(el.shadowRoot!.querySelector('[data-view="sell"]')!.getAttribute('aria-pressed')).to.equal('true');
+    });
+
+    it('a buy lock made on the Sell tab goes to the checkout', async () => {
+      const el = await approvedWidget();
+      (el.shadowRoot!.querySelector('[data-view="sell"]') as HTMLButtonElement).click();
+      await waitUntil(() => el.currentView === 'sell', 'the sell tab', { timeout: 4000 });
+      await el.updateComplete;
+      lockFrom(el, mockBuyQuote());
+      await waitUntil(() => el.currentView === 'pay', 'the checkout', { timeout: 4000 });
+    });
+  });
+
+  describe('one direction switch', () => {
+    afterEach(() => setViewport({ width: 800, height: 600 }));
+    for (const [lang, nav, buy, sell] of [
+      ['en', 'Ramp: buy, sell and history', 'Buy', 'Sell'],
+      ['pt-BR', 'Ramp: comprar, vender e histórico', 'Comprar', 'Vender'],
+      ['es', 'Ramp: comprar, vender e historial', 'Comprar', 'Vender'],
+    ] as const) {
+      for (const width of [1280, 320]) {
+        it(`the tabs are a labelled nav with the selected one visibly marked, and the quote has no switch of its own (${lang}, ${width} px)`, async () => {
+          await setViewport({ width, height: 800 });
+          stubBff({ session: [boundSession], customer: [approvedWithWallet] });
+          const el = await fixture<RampWidget>(html`<ramp-widget session="bound" api-base="/bff" lang=${lang}></ramp-widget>`);
+          await waitUntil(() => el.currentView === 'home', 'should land on home', { timeout: 4000 });
+          await el.updateComplete;
+          const navEl = el.shadowRoot!.querySelector('nav')!;
+          expect(navEl.getAttribute('aria-label')).to.equal(nav);
+          const tab = (view: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(`[data-view="${view}"]`)!;
+          expect(tab('buy').textContent!.trim()).to.equal(buy);
+          expect(tab('sell').textContent!.trim()).to.equal(sell);
+          const look = (b: HTMLElement) => getComputedStyle(b).backgroundColor;
+          expect(tab('buy').getAttribute('aria-pressed')).to.equal('true');
+          expect(look(tab('buy'))).not.to.equal(look(tab('sell')));
+          // The one switch: the quote inside hides its buy / sell choice.
+          const quote = el.shadowRoot!.querySelector('ramp-quote')!;
+          await quote.updateComplete;
+          await waitUntil(() => quote.shadowRoot!.querySelector('[data-testid="amount-pay"]'), 'the quote form', { timeout: 4000 });
+          expect(quote.shadowRoot!.querySelector('[part~="direction-group"]')).to.equal(null);
+          // Switching tabs moves the mark and the quote's direction with it.
+          tab('sell').click();
+          await waitUntil(() => el.currentView === 'sell', 'the sell tab', { timeout: 4000 });
+          await el.updateComplete;
+          expect(tab('sell').getAttribute('aria-pressed')).to.equal('true');
+          expect(tab('buy').getAttribute('aria-pressed')).to.equal('false');
+          expect(look(tab('sell'))).not.to.equal(look(tab('buy')));
+          expect(el.shadowRoot!.querySelector('ramp-quote')!.direction).to.equal('sell');
+          // Keyboard: the tabs are buttons in the tab order.
+          tab('buy').focus();
+          expect(el.shadowRoot!.activeElement).to.equal(tab('buy'));
+          // Nothing past the widget's own width at 320 px.
+          expect(navEl.scrollWidth).to.be.at.most(navEl.clientWidth);
+        });
+      }
+    }
   });
 
   it('fires ramp-session-expiring a minute before the token expires, and a session-url renews it ahead of time', async () => {

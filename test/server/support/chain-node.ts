@@ -42,7 +42,8 @@ export async function startChainNode(p: { chainId: number; blockchain: EvmChain;
   const usdt = await deployToken(node.rpcUrl, { name: 'Tether USD', symbol: 'USDT', decimals: 6, deployerKey: owner.privateKey });
   const account = treasuryAccount(p.seed, p.blockchain);
   const test = createTestClient({ mode: 'anvil', transport: http(node.rpcUrl, { retryCount: 0 }) });
-  const pub = createPublicClient({ transport: http(node.rpcUrl, { retryCount: 0 }) });
+  // No cache: viem keeps a block number for the client's cacheTime (4 s by default), and a test reads the head it just mined.
+  const pub = createPublicClient({ cacheTime: 0, transport: http(node.rpcUrl, { retryCount: 0 }) });
   let manual = false;
   const chain: ChainNode = {
     node,

@@ -1,6 +1,8 @@
 // Helpers of the in-process payout tests: a paid on-ramp run to its payout, the chain monitor run by hand, reads of the result.
 import assert from 'node:assert/strict';
 import { and, eq, inArray } from 'drizzle-orm';
+import type { ChainTransferKind } from '../../../server/domain/chain/payout';
+import { type ChainTransferRow, transferOf } from '../../../server/store/queries/chain-transfers';
 import { chainTransfers } from '../../../server/store/schema/index';
 import { type ChainMonitor, chainMonitor } from '../../../server/workers/chain-monitor';
 import { client, type TestServer } from '../harness';
@@ -20,7 +22,16 @@ export function payouts(server: TestServer) {
 
   /** The transaction's own leg (an on-ramp's payout, an off-ramp's or a transfer's move); not its GAS or REFUND. */
   const transferRow = async (id: string) =>
-    (await server.deps.store.db.select().from(chainTransfers).where(and(eq(chainTransfers.transactionId, id), inArray(chainTransfers.kind, ['PAYOUT', 'OFFRAMP', 'TRANSFER']))))[0]!;
+    (await server.deps.store.db.select().from(chainTransfers).where(and(eq(chainTransfers.transactionId, id), inArray(chainTransfers.kind, ['PAYOUT', 'OFFRAMP', 'TRANSFER']))))[0] as ChainTransferRow;
+  async function untilRow(read: () => Promise<ChainTransferRow | undefined>, done: (row: ChainTransferRow) => boolean, what: string, ms: number) {
+    const end = Date.now() + ms;
+    for (;;) {
+      const row = await read();
+      if (row && done(row)) return row;
+      if (Date.now() > end) assert.fail(`${what}: the transfer is ${row ? `${row.status} (${row.waitReason ?? 'no wait'}: ${row.lastError ?? ''})` : 'not queued'}`);
+      await check();
+    }
+  }
   const statusOf = async (id: string) => (await api.get(`/v2/transactions/${id}`)).body.state.status as string;
 
   return {
@@ -30,15 +41,10 @@ export function payouts(server: TestServer) {
     transferRow,
     statusOf,
     /** Checks until `done` holds of the transfer's row (backoffs pass by themselves), or fails after `ms`. */
-    async until(id: string, done: (row: Awaited<ReturnType<typeof transferRow>>) => boolean, what: string, ms = 10_000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const row = await transferRow(id);
-        if (done(row)) return row;
-        if (Date.now() > end) assert.fail(`${what}: the transfer is ${row.status} (${row.waitReason ?? 'no wait'}: ${row.lastError ?? ''})`);
-        await check();
-      }
-    },
+    until: (id: string, done: (row: ChainTransferRow) => boolean, what: string, ms = 10_000) => untilRow(() => transferRow(id), done, what, ms),
+    /** The same for the transaction's leg of `kind` (its GAS or REFUND too), once it exists. */
+    untilLeg: (kind: ChainTransferKind, id: string, done: (row: ChainTransferRow) => boolean, what: string, ms = 10_000) =>
+      untilRow(() => transferOf(server.deps.store.db, kind, id), done, what, ms),
     /** Mines one block and lets the monitor look, `n` times. */
     async mineAndCheck(mine: () => Promise<void>, n = 1) {
       for (let i = 0; i < n; i++) {

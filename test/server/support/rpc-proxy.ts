@@ -1,4 +1,5 @@
-// A JSON-RPC proxy between the service and anvil that a test can take down (connections reset) or make refuse broadcasts only.
+// A JSON-RPC proxy between the service and anvil that a test can take down (connections reset), make refuse broadcasts or
+// lose the node's answer to them, or have answer something twice.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -6,9 +7,14 @@ export interface RpcProxy {
   url: string;
   /**
    * pass: forwards; down: resets every connection (the node is gone); error: answers every call with a JSON-RPC internal
-   * error (a node in trouble); no-send: answers eth_sendRawTransaction with a 503 (the broadcast is lost).
+   * error (a node in trouble); no-send: answers eth_sendRawTransaction with a 503 (the broadcast is lost); lose-answer:
+   * forwards eth_sendRawTransaction to the node and then resets the connection (the node has it; the service never hears).
    */
-  mode: 'pass' | 'down' | 'error' | 'no-send';
+  mode: 'pass' | 'down' | 'error' | 'no-send' | 'lose-answer';
+  /** Raw transactions the node took while their answer was lost (`lose-answer`). */
+  lost: string[];
+  /** Rewrites the node's answer to `method` before the service gets it (a node that answers a log twice, say). */
+  rewrite: Map<string, (result: unknown) => unknown>;
   /** Raw transactions the proxy refused to forward (while `no-send`, or named in `refuse`). */
   dropped: string[];
   /** Raw transactions refused in any mode: one broadcast lost while the others go through. */
@@ -25,7 +31,7 @@ const bodyOf = async (req: IncomingMessage): Promise<string> => {
 };
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
-  const proxy: RpcProxy = { url: '', mode: 'pass', dropped: [], refuse: new Set(), pooled: new Set(), close: async () => {} };
+  const proxy: RpcProxy = { url: '', mode: 'pass', dropped: [], lost: [], rewrite: new Map(), refuse: new Set(), pooled: new Set(), close: async () => {} };
   const server: Server = createServer(async (req, res) => {
     if (proxy.mode === 'down') {
       req.socket.resetAndDestroy();
@@ -49,7 +55,18 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     }
     try {
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
+      let answer = await upstream.text();
+      if (call.method === 'eth_sendRawTransaction' && proxy.mode === 'lose-answer') {
+        proxy.lost.push(String(call.params?.[0]));
+        req.socket.resetAndDestroy();
+        return;
+      }
+      const rewrite = call.method && proxy.rewrite.get(call.method);
+      if (rewrite && upstream.ok) {
+        const reply = JSON.parse(answer) as { result?: unknown };
+        if ('result' in reply) answer = JSON.stringify({ ...reply, result: rewrite(reply.result) });
+      }
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(answer);
     } catch {
       res.writeHead(502).end('upstream unreachable');
     }

@@ -1,6 +1,7 @@
 // The real server (`server/main.ts`) as child processes for the multi-process tests: each on its own port, its own data
 // dir, and (on PostgreSQL) its own schema, all removed after the test; every process still running is killed after the file
 // (test/support/server-child.ts).
+import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { generateApiKey } from '../../../server/domain/api-keys';
-import { spawnServer } from '../../support/server-child';
+import { scaledMs, spawnServer } from '../../support/server-child';
+import { individual, taxIdEndingIn } from '../harness';
+import { individualInfo, JPG, PDF, PNG } from '../kyc-helpers';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -61,3 +64,46 @@ export const apiCaller =
     const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: await res.json() };
   };
+
+export type Call = ReturnType<typeof apiCaller>;
+
+/** An APPROVED customer made through a process's API, as a partner would: its id, name, tax id and wallet on `blockchain`. */
+/** An individual's documents over HTTP: both sides of an ID card and a bank statement. */
+export async function uploadIdentity(base: string, apiKey: string, customerId: string): Promise<void> {
+  for (const [fields, bytes] of [
+    [{ type: 'ID_CARD', side: 'FRONT_SIDE', country: 'BRA' }, JPG],
+    [{ type: 'ID_CARD', side: 'BACK_SIDE', country: 'BRA' }, PNG],
+    [{ type: 'BANK_STATEMENT' }, PDF],
+  ] as const) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set('file', new Blob([new Uint8Array(bytes)]), 'doc');
+    const res = await fetch(`${base}/v2/customers/${customerId}/documents`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: form });
+    assert.equal(res.status, 201, await res.text());
+  }
+}
+
+export async function approvedCustomer(call: Call, apiKey: string, base: string, blockchain = 'BASE'): Promise<{ id: string; name: string; taxId: string; wallet: string }> {
+  const { body: c } = await call(base, 'POST', '/v2/customers', individual({ taxId: taxIdEndingIn('cpf', 0) }));
+  assert.equal((await call(base, 'PATCH', `/v2/customers/${c.id}/additional-information`, individualInfo())).status, 200);
+  await uploadIdentity(base, apiKey, c.id);
+  assert.equal((await call(base, 'POST', `/v2/sandbox/customers/${c.id}/liveness`)).status, 200);
+  assert.equal((await call(base, 'POST', `/v2/sandbox/customers/${c.id}/review`, { outcome: 'APPROVED' })).status, 200);
+  const { body } = await call(base, 'GET', `/v2/customers/${c.id}`);
+  return { id: c.id, name: c.name, taxId: c.taxId, wallet: body.wallets.find((w: { blockchain: string }) => w.blockchain === blockchain).address };
+}
+
+/** Probes every 200 ms until it answers something, or fails after `ms` (scaled on a slow machine) with the process's last output. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, proc?: ServerProcess, ms = 60_000): Promise<T> {
+  const end = Date.now() + scaledMs(ms);
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${proc?.tail().slice(-3000) ?? ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The signal that ended the process (null when it exited by itself), once it has ended. */
+export const killedBySignal = (p: ServerProcess) =>
+  new Promise<string | null>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve(p.child.signalCode) : p.child.once('exit', (_c, s) => resolve(s))));

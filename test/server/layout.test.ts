@@ -1,0 +1,96 @@
+// The house's layout, checked: which server layer may import which (docs/layout.md), and how long a source file may grow.
+// The lists of known exceptions only shrink: a file that gets back in line must leave its list, and no new one may join.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, test } from 'node:test';
+
+const root = normalize(join(import.meta.dirname, '../..'));
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(root, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) out.push(...sources(path));
+    else if (/\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** The repository paths (without extension) a file imports, statically or dynamically; packages are left out. */
+function imports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specs.map((s) => relative(root, join(root, dirname(file), s)).replace(/\.(ts|js|mjs)$/, '').replace(/\/index$/, ''));
+}
+
+/** The layer a server path belongs to: its first folder under server/, or the file itself for top-level modules. */
+const layer = (path: string) => (path.startsWith('server/') ? path.split('/')[1]!.replace(/\.ts$/, '') : path.split('/')[0]!);
+
+/** What each layer must never import. `src/contract` and `src/rules` are the pure rules the browser shares, open to all. */
+const FORBIDDEN: Record<string, (target: string) => boolean> = {
+  // The domain is plain rules: no HTTP, no SQL, no flows, no process.
+  domain: (t) => t.startsWith('server/') && !t.startsWith('server/domain/'),
+  store: (t) => ['http', 'bff', 'flows', 'workers', 'presenters', 'app', 'main'].includes(layer(t)),
+  flows: (t) => ['http', 'bff', 'workers', 'app', 'main'].includes(layer(t)),
+  presenters: (t) => ['http', 'bff', 'flows', 'workers', 'app', 'main'].includes(layer(t)),
+  workers: (t) => ['http', 'bff', 'app', 'main'].includes(layer(t)),
+  // The file store is a port (the outside world's disk or bucket), which the upload parser streams into.
+  http: (t) => ['store', 'bff', 'workers'].includes(layer(t)) && t !== 'server/store/file-store',
+  bff: (t) => ['store', 'workers'].includes(layer(t)),
+};
+
+/**
+ * Imports that still run against the layering (issue 35 item 1 is moving routes behind flows). Each entry is
+ * `file -> imported module`; the list may only shrink.
+ */
+const KNOWN_EXCEPTIONS = new Set(readFileSync(join(import.meta.dirname, 'layout-known-exceptions.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')));
+
+/** Files over the size bound today, with the lines they may not grow past. */
+const MAX_LINES = 400;
+const KNOWN_LONG: Record<string, number> = {
+  'src/components/onboarding/onboarding.ts': 902,
+  'src/components/onboarding/info-step.ts': 599,
+  'src/components/onboarding/parties-step.ts': 593,
+  'server/store/db.ts': 533,
+};
+
+describe('the layout', () => {
+  const files = sources('server');
+
+  test('every server layer imports only the layers below it', () => {
+    const wrong: string[] = [];
+    const known: string[] = [];
+    for (const file of files) {
+      const rule = FORBIDDEN[layer(file)];
+      if (!rule) continue;
+      for (const target of imports(file)) {
+        if (!rule(target)) continue;
+        const line = `${file} -> ${target}`;
+        if (KNOWN_EXCEPTIONS.has(line)) known.push(line);
+        else wrong.push(line);
+      }
+    }
+    assert.deepEqual(wrong, [], 'imports that run against the layering');
+    const stale = [...KNOWN_EXCEPTIONS].filter((l) => !known.includes(l));
+    assert.deepEqual(stale, [], 'known exceptions that are gone: take them off layout-known-exceptions.txt');
+  });
+
+  test(`no source file in server/ or src/ grows past ${MAX_LINES} lines (known long files may only shrink)`, () => {
+    const over: string[] = [];
+    for (const file of [...files, ...sources('src')]) {
+      const lines = readFileSync(join(root, file), 'utf8').split('\n').length - 1;
+      const bound = KNOWN_LONG[file] ?? MAX_LINES;
+      if (lines > bound) over.push(`${file}: ${lines} lines (bound ${bound})`);
+    }
+    assert.deepEqual(over, []);
+  });
+
+  test('the checker sees a forbidden import (a route importing the store is caught)', () => {
+    assert.equal(FORBIDDEN.http!('server/store/db'), true);
+    assert.equal(FORBIDDEN.domain!('server/store/queries/customers'), true);
+    assert.equal(FORBIDDEN.domain!('src/contract/currencies'), false);
+    assert.equal(FORBIDDEN.flows!('server/deps'), false);
+    assert.ok(imports('server/http/customers.ts').includes('server/deps'));
+  });
+});
