@@ -2,14 +2,12 @@
 // what it prints; benches and end-to-end tests import `nodeFlags` to run the server as `npm start` does).
 //
 // The young generation (V8's semi-space) is set per store. Embedded PGlite keeps it at 8 MB: its heap shares the
-// process with PGlite's WebAssembly memory, and issue 14 holds the server's RSS under load to 300 MB (32 MB took it to
-// 333 MB). On PostgreSQL nothing else lives in the process, and at a few thousand reads a second an 8 MB semi-space is
-// scavenged every ~12 ms, each time copying the ~1.5 MB that requests in flight hold: 32 MB scavenges a quarter as
-// often, 5–9 % less CPU per read in interleaved A/Bs (bench/http.ts cases).
+// process with PGlite's WebAssembly memory, and the server's memory under load has a budget. On PostgreSQL nothing else
+// lives in the process, and a 32 MB semi-space is scavenged a quarter as often under heavy reads (docs/performance.md).
 // OTEL_TRACES_EXPORTER set: `--import` of the tracing preload (server/tracing-preload.ts), which must run before the server's
 // modules load; unset, nothing of OpenTelemetry's SDK is loaded.
-// `--liftoff-only` keeps PGlite's WebAssembly on V8's baseline compiler (its optimising tier-up filled four malloc arenas
-// of the compiler threads, ~85 MB, for no throughput the bench could see).
+// `--liftoff-only` keeps PGlite's WebAssembly on V8's baseline compiler (its optimising tier-up filled malloc arenas of
+// the compiler threads for no throughput the bench could see).
 
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

@@ -19,7 +19,7 @@ export class PartnerClock implements Clock {
 
   /**
    * A scope only when it changes the time: most partners never move their clock, and an AsyncLocalStorage that has
-   * run once keeps a promise hook on every promise of the process for good (5–10 % of a quote's CPU).
+   * run once keeps a promise hook on every promise of the process for good (its cost: docs/performance.md).
    */
   within<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> {
     if (offsetMs === (this.scope.getStore() ?? 0)) return fn();

@@ -129,7 +129,7 @@ const ConfigSchema = z.object({
   RAMP_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
   /** Failed attempts in a row after which the service pauses an endpoint (0: never). */
   RAMP_WEBHOOK_PAUSE_AFTER: z.coerce.number().int().min(0).max(100_000).default(20),
-  // On-chain settlement (issue 30): a chain with an RPC URL settles on its node; its tokens and confirmations beside it.
+  // On-chain settlement: a chain with an RPC URL settles on its node; its tokens and confirmations beside it.
   RAMP_CHAIN_RPC_ETHEREUM: url.optional(),
   RAMP_CHAIN_RPC_BASE: url.optional(),
   RAMP_CHAIN_RPC_POLYGON: url.optional(),
@@ -148,7 +148,7 @@ const ConfigSchema = z.object({
   /** A payout not in a block this long after it was signed is signed again on its nonce with higher fees. */
   RAMP_CHAIN_REPLACE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(180_000),
   RAMP_CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  // PIX through a real PSP (issue 31): BACEN's API Pix for receiving, envio de Pix for payouts. Unset: simulated (sandbox only).
+  // PIX through a real PSP: BACEN's API Pix for receiving, envio de Pix for payouts. Unset: simulated (sandbox only).
   /** The PSP's API Pix base, version included (https://pix.example.com/v2). */
   RAMP_PIX_PSP_URL: z.url({ protocol: /^https$/, error: 'must be an https:// URL (the API Pix base, version included)' }).transform((u) => u.replace(/\/+$/, '')).optional(),
   RAMP_PIX_OAUTH_URL: z.url({ protocol: /^https$/, error: 'must be an https:// URL (the PSP\'s OAuth 2 token endpoint)' }).optional(),

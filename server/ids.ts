@@ -3,8 +3,8 @@ import { randomFillSync } from 'node:crypto';
 import { V7Generator } from 'uuidv7';
 
 /**
- * The CSPRNG read 4 kB at a time: uuidv7's own source refills 32 bytes through WebCrypto every two or three ids, which
- * was 2–3 % of a customer read's CPU (a request id and a link id per read).
+ * The CSPRNG read 4 kB at a time: uuidv7's own source refills 32 bytes through WebCrypto every two or three ids, and a
+ * customer read makes two (a request id and a link id).
  */
 class PooledRandom {
   private readonly pool = new Uint32Array(1024);

@@ -1,11 +1,9 @@
 // Answers finished in one turn of the event loop are written together at the end of that turn, not one by one as each
 // handler finishes. Each still costs one write on its own socket; what changes is when. A peer on the same host (a
 // reverse proxy or sidecar in front of the server, or a load generator) that sleeps between answers is woken once for
-// the batch instead of once per answer. On a 2-core VM that wake-up made the write the costliest call of a floating
-// quote: ~25 µs of its ~80 µs, against ~8 µs for a server fast enough to keep its peer awake. Batched, the quote went
-// from 0.30× to 0.34× of bare node:http (bench/http.ts cases, interleaved). The cost is latency: an answer waits for the
-// handlers still running in its turn, at most one turn of the loop; an idle server's turn holds one answer.
-// With the load generator pinned to a core of its own (issue 38), the quote still gained (docs/performance.md). This is a
+// the batch instead of once per answer: that wake-up was the costliest call of a floating quote (the A/B is in
+// docs/performance.md). The cost is latency: an answer waits for the handlers still running in its turn, at most one
+// turn of the loop; an idle server's turn holds one answer. This is a
 // subclass through node's documented `ServerResponse` option; @hono/node-server, which calls `end()` and `destroy()` and
 // reads `writableFinished`, is pinned in package.json, and test/server/batched-response.test.ts checks its answers
 // through this class against node's own.

@@ -7,7 +7,7 @@ import { validationHook } from './problem';
 /**
  * @hono/zod-openapi's own `OpenAPIHono`, with its own validators for every part of a request: a failed check is a 400
  * problem naming each field (`validationHook`). A faster check of query and path parameters in one synchronous step
- * was measured and dropped (issue 38): with the load generator on a core of its own it did not show the 5 % it had to.
+ * was measured and dropped (docs/performance.md).
  */
 export const openApiApp = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 

@@ -1,5 +1,5 @@
-// Reads by id that share statements under load (issue 14: a customer read is one round trip, and at a few thousand
-// reads a second the round trips, not the statement, are what the server and the database spend their CPU on).
+// Reads by id that share statements under load: a customer read is one round trip, and under heavy load the round
+// trips, not the statement, are what the server and the database spend their CPU on.
 //
 // A read joins its group's NEXT statement, never one already sent: a statement sent before a read arrived may answer
 // from before a write that the reader saw committed. So every statement is sent after each read it answers arrived,

@@ -1,5 +1,5 @@
-// Hot statements built once per place they can be kept. drizzle's query builder spends ~100 µs of CPU building a
-// statement's text and parameters, more than the rest of a short statement costs this process.
+// Hot statements built once per place they can be kept: building a statement's text and parameters in drizzle's query
+// builder costs this process more than the rest of a short statement does.
 import { createHash } from 'node:crypto';
 import { getTableColumns, getTableName, type Placeholder, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';

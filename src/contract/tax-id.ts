@@ -1,8 +1,8 @@
 // Brazilian tax ids, shared by the server's validation and the components' client checks.
 // The check digits are Receita Federal's modulo 11 (CPF weights 2..11, CNPJ weights 2..9 repeating, alphanumeric CNPJ
 // characters valued by char code − 48). They were computed by cpf-cnpj-validator, whose default-object export cannot be
-// tree-shaken and cost 1.4 kB gzip of the first onboarding step (budget 30 kB); test/server/tax-id.test.ts keeps that
-// library as the oracle these ten lines must agree with.
+// tree-shaken into the first onboarding step; test/server/tax-id.test.ts keeps that library as the oracle these ten
+// lines must agree with.
 
 function checkDigit(digits: string, maxWeight: number): number {
   let sum = 0;

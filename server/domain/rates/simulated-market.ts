@@ -107,7 +107,7 @@ export class SimulatedMarket implements RateSource {
   /**
    * The synchronous core of `midRate`, for callers that already hold the time. The market ticks once a second: the mid
    * of an instant is the one of its whole second, computed once per pair per tick and remembered (the 30-digit sines
-   * were 12–15 % of a quote's CPU).
+   * are dear).
    */
   midRateAt(base: Currency, quote: Currency, at: Date): string {
     return this.atTick(base, quote, at).mid;

@@ -1,4 +1,4 @@
-// PIX through a PSP (issue 31): each on-ramp's charge (`cob`) as the poller follows it, and each Pix the PSP received for
+// PIX through a PSP: each on-ramp's charge (`cob`) as the poller follows it, and each Pix the PSP received for
 // us, recorded once whoever saw it first (a callback, the poller, two processes), with what we did with it.
 import { index, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, partnerId, updatedAt } from './columns';
