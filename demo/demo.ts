@@ -1,9 +1,12 @@
-// The demo page's own script: gets sandbox sessions, mounts <ramp-onboarding> (then <ramp-quote>, then <ramp-pix-checkout> or <ramp-offramp> after a lock) as a partner page would, logs their events, fills the snippets.
+// The demo page's own script: gets sandbox sessions and mounts <ramp-widget> as a partner page would, or with
+// ?view=components <ramp-onboarding> (then <ramp-quote>, then <ramp-pix-checkout> or <ramp-offramp> after a lock); logs
+// their events, fills the snippets, and wires the sandbox controls.
 // Only types come from src/: the component itself arrives through the real embed, /sdk/ramp-widget.js.
 import type { WidgetSession } from '../src/contract/widget-sessions';
 import type { RampCustomerCreatedEvent, RampErrorEvent, RampQuoteExpiredEvent, RampQuoteLockedEvent } from '../src/events';
 import type { RampBankAccountCreatedEvent, RampRequoteRequestedEvent, RampTransactionCreatedEvent, RampTransactionUpdatedEvent } from '../src/events';
 import type { RampDocumentUploadedEvent, RampVerificationChangedEvent } from '../src/events';
+import { wireSandboxControls } from './sandbox-controls';
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
@@ -18,6 +21,19 @@ const langSelect = $<HTMLSelectElement>('demo-lang');
 const themeSelect = $<HTMLSelectElement>('demo-theme');
 const log = $<HTMLOListElement>('event-log');
 const logEmpty = $<HTMLParagraphElement>('event-log-empty');
+/** The one tag (the default), or the components one by one. */
+const view: 'widget' | 'components' = new URLSearchParams(location.search).get('view') === 'components' ? 'components' : 'widget';
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="demo-view"]')) {
+  radio.checked = radio.value === view;
+  radio.addEventListener('change', () => {
+    const url = new URL(location.href);
+    if (radio.value === 'components') url.searchParams.set('view', 'components');
+    else url.searchParams.delete('view');
+    location.assign(url);
+  });
+}
+/** The first element of the flow: the whole widget, or the onboarding alone. */
+const firstTag = view === 'widget' ? 'ramp-widget' : 'ramp-onboarding';
 
 /** Sandbox only: the server mints a session with its own API key. A partner's backend calls POST /v2/widget-sessions instead. */
 async function fetchSession(): Promise<WidgetSession> {
@@ -36,10 +52,12 @@ function setStatus(state: 'loading' | 'ready' | 'error', text: string): void {
 
 /** A fresh element per session, so "New session" starts the flow over, as a page reload would. */
 function mount(session: WidgetSession): void {
-  const widget = document.createElement('ramp-onboarding');
-  widget.id = 'onboarding';
-  widget.dataset.testid = 'onboarding';
+  const widget = document.createElement(firstTag);
+  widget.id = view === 'widget' ? 'widget' : 'onboarding';
+  widget.dataset.testid = widget.id;
   widget.setAttribute('session', session.token);
+  // This page runs against the sandbox server: the checkout inside shows its "Simulate payment" button.
+  if (view === 'widget') widget.setAttribute('sandbox', '');
   widget.setAttribute('lang', langSelect.value);
   if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
   slot.replaceChildren(widget);
@@ -52,7 +70,7 @@ async function startSession(): Promise<void> {
     const session = await fetchSession();
     mount(session);
     const expires = new Date(session.expiresAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-    setStatus('ready', `Onboarding session ready, expires at ${expires}.`);
+    setStatus('ready', `Session ready, expires at ${expires}.`);
   } catch (error) {
     slot.replaceChildren();
     setStatus('error', `Could not get a session: ${error instanceof Error ? error.message : String(error)}`);
@@ -117,7 +135,7 @@ function fillSnippets(): void {
   $('snippet-embed').textContent = [
     `<script type="module" src="${origin}/sdk/ramp-widget.js"></script>`,
     ``,
-    `<ramp-onboarding session="TOKEN_FROM_YOUR_BACKEND" lang="pt-BR"></ramp-onboarding>`,
+    `<ramp-${view === 'widget' ? 'widget' : 'onboarding'} session="TOKEN_FROM_YOUR_BACKEND" lang="pt-BR"></ramp-${view === 'widget' ? 'widget' : 'onboarding'}>`,
   ].join('\n');
   $('snippet-events').textContent = [
     `document.addEventListener('ramp-customer-created', (event) => {`,
@@ -164,6 +182,7 @@ const quoteSection = $<HTMLElement>('quote-section');
 const quoteSlot = $<HTMLDivElement>('quote-slot');
 
 function mountQuote(event: RampCustomerCreatedEvent): void {
+  if (view === 'widget') return; // the widget goes on to its own quote
   const quote = document.createElement('ramp-quote');
   quote.id = 'quote';
   quote.dataset.testid = 'quote';
@@ -200,7 +219,7 @@ const fiats = new Set(['BRL', 'EUR', 'USD']);
 let boundSession = '';
 
 function mountTransaction(event: RampQuoteLockedEvent): void {
-  if (!boundSession) return;
+  if (!boundSession || view === 'widget') return;
   const { exchangeRateId, quote } = event.detail;
   const buy = fiats.has(quote.sourceCurrency);
   if (buy && quote.sourceCurrency !== 'BRL') {
@@ -238,8 +257,10 @@ function showQuotePanel(): void {
   quoteSection.scrollIntoView({ block: 'start' });
 }
 
+const sandboxControls = wireSandboxControls(() => boundSession);
 document.addEventListener('ramp-customer-created', (event) => {
   boundSession = event.detail.session.token;
+  sandboxControls.customerReady(true);
 });
 document.addEventListener('ramp-quote-locked', mountTransaction);
 document.addEventListener('ramp-requote-requested', showQuotePanel);
@@ -247,6 +268,7 @@ for (const type of ['ramp-transaction-created', 'ramp-transaction-updated', 'ram
   document.addEventListener(type, logEvent);
 }
 newSessionButton.addEventListener('click', unmountTransaction);
+newSessionButton.addEventListener('click', () => sandboxControls.customerReady(false));
 langSelect.addEventListener('change', () => transactionSlot.firstElementChild?.setAttribute('lang', langSelect.value));
 themeSelect.addEventListener('change', () => {
   const widget = transactionSlot.firstElementChild;
@@ -255,9 +277,9 @@ themeSelect.addEventListener('change', () => {
   else widget.removeAttribute('theme');
 });
 newSessionButton.addEventListener('click', () => void startSession());
-langSelect.addEventListener('change', () => document.querySelector('ramp-onboarding')?.setAttribute('lang', langSelect.value));
+langSelect.addEventListener('change', () => document.querySelector(firstTag)?.setAttribute('lang', langSelect.value));
 themeSelect.addEventListener('change', () => {
-  const widget = document.querySelector('ramp-onboarding');
+  const widget = document.querySelector(firstTag);
   if (!widget) return;
   if (themeSelect.value) widget.setAttribute('theme', themeSelect.value);
   else widget.removeAttribute('theme');

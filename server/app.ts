@@ -44,6 +44,7 @@ import { staticApp } from './http/static';
 import { verificationsApp } from './http/verifications';
 import { apiVersions } from './http/versions';
 import { widgetSessionsApp } from './http/widget-sessions';
+import { demoSandboxApp } from './sandbox/demo-sandbox';
 import { demoSessionApp } from './sandbox/demo-session';
 import { demoWebhooksApp } from './sandbox/demo-webhooks';
 
@@ -120,6 +121,10 @@ export function createApp(deps: AppDeps) {
   // The built-in receiver needs the partner's endpoints, so it lives beside the service, not in front of an upstream.
   if (config.sandbox && !config.RAMP_UPSTREAM_URL) {
     app.route('/', demoWebhooksApp(deps, { publicUrl: config.publicUrl, auth: widgetSessionAuth({ tokens: deps.tokens, publicUrl: config.publicUrl, ownPartnerId }) }));
+  }
+  if (config.sandbox) {
+    app.use('/demo/sandbox/*', limits.authFailures(), jsonBody({}));
+    app.route('/', demoSandboxApp(upstream, { auth: widgetSessionAuth({ tokens: deps.tokens, publicUrl: config.publicUrl, ownPartnerId }) }));
   }
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {

@@ -198,6 +198,14 @@ export class Upstream {
     return this.call('post', `sandbox/transactions/${encodeURIComponent(id)}/pay`, { headers: headersOf(ctx) });
   }
 
+  sandboxFund(body: { customerId: string; blockchain: string; stablecoin: string; amount: string }, ctx: Ctx): Promise<{ balance: string }> {
+    return this.call('post', 'sandbox/wallets/fund', { json: body, headers: headersOf(ctx) });
+  }
+
+  sandboxAdvanceClock(seconds: number, ctx: Ctx): Promise<{ now: string }> {
+    return this.call('post', 'sandbox/clock/advance', { json: { seconds }, headers: headersOf(ctx) });
+  }
+
   createWidgetSession(
     body: { customerId?: string; allowedOrigins?: string[]; expiresIn?: number },
     ctx: { requestId: string },

@@ -5,7 +5,7 @@ import { individualInfo, JPG, PDF } from '../server/kyc-helpers';
 import type { RunningServer } from './support';
 
 export async function createCustomerOnDemo(page: Page, server: RunningServer, cpf = taxIdEndingIn('cpf', 0)): Promise<string> {
-  await page.goto(server.url);
+  await page.goto(`${server.url}/?view=components`);
   await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
   await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
   await page.fill('ramp-onboarding #name', 'Ana Souza');

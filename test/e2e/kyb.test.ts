@@ -53,7 +53,7 @@ describe('KYB on the demo page', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
     const cnpj = taxIdEndingIn('cnpj', 2);
     await page.click(`${o} [data-testid=type-BUSINESS]`);

@@ -31,7 +31,7 @@ describe('the demo page', () => {
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
 
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
     const cpf = taxIdEndingIn('cpf', 0);
     await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
@@ -73,7 +73,7 @@ describe('the demo page', () => {
     });
     assert.equal(existing.status, 201);
     const page = await browser.newPage();
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]');
     await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
     await page.fill('ramp-onboarding #name', 'Second');
@@ -90,7 +90,7 @@ describe('the demo page', () => {
     // axe is injected as a script tag, which the page's own policy (script-src 'self') refuses: this context bypasses it
     // for the audit; test/e2e/policies.test.ts checks the page under its policy.
     const page = await (await browser.newContext({ bypassCSP: true })).newPage();
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
     await page.click('ramp-onboarding [data-testid=type-INDIVIDUAL]');
     await page.fill('ramp-onboarding #name', 'Ana Souza');

@@ -265,7 +265,7 @@ describe('the demo page on a phone and a desktop', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const o = 'ramp-onboarding';
 
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
     await page.waitForSelector(`${o} [data-testid=submit]`);
     await page.waitForTimeout(300);
@@ -338,7 +338,7 @@ describe('the demo page on a phone and a desktop', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     cpf = taxIdEndingIn('cpf', 0);
-    await page.goto(server.url);
+    await page.goto(`${server.url}/?view=components`);
     await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
     await page.tap('ramp-onboarding [data-testid=type-INDIVIDUAL]');
     await page.fill('ramp-onboarding #name', 'Ana Souza');
