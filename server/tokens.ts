@@ -18,6 +18,8 @@ export interface WidgetSessionClaims {
   lineage: string;
   /** Begun by an anonymous visitor (POST /bff/public-session): a smaller upload budget. */
   anonymous: boolean;
+  /** An onboarding session minted for the partner's user: the customer it creates carries this id. */
+  externalUserId?: string;
 }
 
 /** What a verification-link token is for; a token with any other purpose (a widget session, say) is not a link. */
@@ -103,7 +105,8 @@ export class Tokens {
 
   async signWidgetSession(c: Omit<WidgetSessionClaims, 'sessionId' | 'lineage' | 'anonymous'> & Partial<Pick<WidgetSessionClaims, 'lineage' | 'anonymous'>>): Promise<string> {
     const jti = newId();
-    return new SignJWT({ typ: 'widget', cid: c.customerId, org: c.allowedOrigins, ...(c.lineage ? { lin: c.lineage } : {}), ...(c.anonymous ? { anon: true } : {}) })
+    const optional = { ...(c.lineage ? { lin: c.lineage } : {}), ...(c.anonymous ? { anon: true } : {}), ...(c.externalUserId ? { ext: c.externalUserId } : {}) };
+    return new SignJWT({ typ: 'widget', cid: c.customerId, org: c.allowedOrigins, ...optional })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(c.partnerId)
       .setJti(jti)
@@ -125,6 +128,7 @@ export class Tokens {
         expiresAt: new Date(payload.exp * 1000),
         lineage: typeof payload.lin === 'string' ? payload.lin : payload.jti,
         anonymous: payload.anon === true,
+        ...(typeof payload.ext === 'string' ? { externalUserId: payload.ext } : {}),
       };
     } catch {
       return undefined;

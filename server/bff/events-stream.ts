@@ -31,9 +31,9 @@ const idFloor = (ms: number) => {
 /** Where to read from so that a late commit below `after` is still found: a short window below it. */
 const lookBackFrom = (after: string) => [after, idFloor(idTime(after) - LOOK_BACK_MS)].sort()[0]!;
 
-/** What the browser may see of an event: the partner's `metadata` stays on its side, as on every /bff answer. */
+/** What the browser may see of an event: the partner's `metadata` and `externalUserId` stay on its side, as on every /bff answer. */
 function forBrowser(e: RampEvent): RampEvent {
-  const { metadata: _partnerOnly, ...data } = e.data as Record<string, unknown>;
+  const { metadata: _partnerOnly, externalUserId: _partnersId, ...data } = e.data as Record<string, unknown>;
   return { ...e, data };
 }
 

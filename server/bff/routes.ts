@@ -127,32 +127,37 @@ export function bffApp(deps: BffDeps) {
   });
 
   // An onboarding session creates at most one customer: the upstream Idempotency-Key is the session's own, so a
-  // retry replays the same customer and any other body is refused.
+  // retry replays the same customer and any other body is refused. A session minted for the partner's user creates the
+  // customer with the user's id; when another session of that user created it first, this one is bound to it.
   app.post('/customers', async (c) => {
     const s = c.get('session');
     if (s.customerId) throw new AppError('CONFLICT', 'This session already belongs to a customer.', { extra: { customerId: s.customerId } });
     const body = await jsonBody<CreateCustomerRequest>(c);
-    // The partner's own notes on its customer: its backend writes them, never the browser.
-    if (body && typeof body === 'object' && 'metadata' in body) throw invalid([{ path: 'metadata', message: 'is not accepted here: the partner backend sets it' }]);
+    // The partner's own notes on its customer and its id for the user: its backend writes them, never the browser.
+    for (const path of ['metadata', 'externalUserId']) {
+      if (body && typeof body === 'object' && path in body) throw invalid([{ path, message: 'is not accepted here: the partner backend sets it' }]);
+    }
     const blocked = await deps.conflicts?.blockedFor(s.sessionId);
     if (blocked) throw rateLimited(blocked, 'tax ids already registered, for this widget session');
     const requestId = c.get('requestId');
     let customer;
     try {
-      customer = await deps.upstream.createCustomer(body, { idempotencyKey: `widget-session:${s.sessionId}:customer`, requestId });
+      const forUser = s.externalUserId ? { ...body, externalUserId: s.externalUserId } : body;
+      customer = await deps.upstream.createCustomer(forUser, { idempotencyKey: `widget-session:${s.sessionId}:customer`, requestId });
     } catch (err) {
       if (err instanceof UpstreamProblem && err.body.code === 'IDEMPOTENCY_KEY_REUSED') {
         throw new AppError('CONFLICT', 'This onboarding session already created a customer. Ask the partner backend for a session bound to it.');
       }
+      const usersOwn = s.externalUserId ? usersCustomer(err) : undefined;
+      if (usersOwn) customer = await deps.upstream.getCustomer(usersOwn, { requestId });
       // A tax id already registered: said, without whose customer it is (that would make this an oracle of who is a
       // customer), and counted against the session.
-      if (isConflict(err)) {
+      else if (isConflict(err)) {
         await deps.conflicts?.spend(s.sessionId);
         throw new AppError('CONFLICT', 'An account with this tax id already exists. Sign in through the partner instead of creating another.', {
           errors: [{ path: 'taxId', message: 'is already registered' }],
         });
-      }
-      throw err;
+      } else throw err;
     }
     const remaining = Math.max(60, Math.floor((s.expiresAt.getTime() - Date.now()) / 1000));
     const session = await deps.upstream.createWidgetSession(
@@ -217,9 +222,9 @@ export function bffApp(deps: BffDeps) {
   return app;
 }
 
-/** The customer as the browser may see it: `metadata` is the partner's private data (its own ids, notes) and stays on its side. */
-function forBrowser(customer: Customer): Omit<Customer, 'metadata'> {
-  const { metadata: _partnerOnly, ...visible } = customer;
+/** The customer as the browser may see it: `metadata` and `externalUserId` are the partner's (its own ids, notes) and stay on its side. */
+function forBrowser(customer: Customer): Omit<Customer, 'metadata' | 'externalUserId'> {
+  const { metadata: _partnerOnly, externalUserId: _partnersId, ...visible } = customer;
   return visible;
 }
 
@@ -263,6 +268,14 @@ export function upstreamProblemResponse(err: UpstreamProblem, requestId: string)
     status: err.status,
     headers: { 'content-type': 'application/problem+json' },
   });
+}
+
+/** The customer a 409 says already has the session's externalUserId (created by another session of the same user). */
+function usersCustomer(err: unknown): string | undefined {
+  const problem = err instanceof UpstreamProblem ? err.body : err instanceof AppError ? { ...err.extra, errors: err.errors } : undefined;
+  if (!isConflict(err) || !problem) return undefined;
+  const onUser = Array.isArray(problem.errors) && problem.errors.some((e: { path?: unknown }) => e.path === 'externalUserId');
+  return onUser && typeof problem.existingCustomerId === 'string' ? problem.existingCustomerId : undefined;
 }
 
 /** The service's 409 for a tax id that already has a customer, whether it came over HTTP or in process. */

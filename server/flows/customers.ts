@@ -10,7 +10,7 @@ import type { Deps } from '../deps';
 import { newId } from '../ids';
 import { presentCustomer, presentCustomerEvent, presentCustomers } from '../presenters';
 import type { Db } from '../store/db';
-import { type CustomerRow, getCustomer, insertCustomer, listCustomers, lockCustomer, updateCustomer } from '../store/queries/customers';
+import { type CustomerRow, getCustomer, getCustomerByExternalUserId, insertCustomer, listCustomers, lockCustomer, updateCustomer } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 
 export type { CustomerRow };
@@ -32,7 +32,14 @@ export async function assertCustomerReference(db: Db, partnerId: string, custome
   if (!(await getCustomer(db, partnerId, customerId))) throw unknownReference('customerId', 'customer');
 }
 
-/** Creates a customer and its customer.created event in one transaction; the same taxId twice for a partner is 409. */
+/** The partner's customer for its user `externalUserId`, or undefined; another partner's is never found. */
+export const customerOfUser = (db: Db, partnerId: string, externalUserId: string): Promise<CustomerRow | undefined> =>
+  getCustomerByExternalUserId(db, partnerId, externalUserId);
+
+/**
+ * Creates a customer and its customer.created event in one transaction; the same taxId, or externalUserId, twice for a
+ * partner is 409 naming the field and the existing customer.
+ */
 export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: string, body: CreateCustomerRequest): Promise<Customer> {
   const now = deps.clock.now();
   const badFields = Object.entries(checkNewCustomer(body, now));
@@ -50,13 +57,14 @@ export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: stri
       // An individual without a country was checked as Brazilian (a CPF): the record says so.
       country: body.country ?? (body.type === 'INDIVIDUAL' ? DEFAULT_TAX_COUNTRY : null),
       email: body.email ?? null,
+      externalUserId: body.externalUserId ?? null,
       metadata: body.metadata ?? {},
       createdAt: now,
       updatedAt: now,
     });
     if ('existingId' in result) {
-      throw new AppError('CONFLICT', `A customer with this taxId already exists: ${result.existingId}.`, {
-        errors: [{ path: 'taxId', message: `already belongs to customer ${result.existingId}` }],
+      throw new AppError('CONFLICT', `A customer with this ${result.taken} already exists: ${result.existingId}.`, {
+        errors: [{ path: result.taken, message: `already belongs to customer ${result.existingId}` }],
         extra: { existingCustomerId: result.existingId },
       });
     }

@@ -23,7 +23,7 @@ const createCustomer = createRoute({
   tags: ['Customers'],
   summary: 'Create a customer',
   description:
-    'Individuals need `name`, `taxId` and an adult `birthDate`; their optional `country` is the country that issued the taxId (absent: BRA), so a Brazilian gives a CPF and anyone else their own country\'s tax id. Businesses need `legalName`, `taxId` (CNPJ when `country` is BRA), `incorporationDate`, `country` and `email`. The same taxId twice for one partner is a 409 naming the existing customer.',
+    'Individuals need `name`, `taxId` and an adult `birthDate`; their optional `country` is the country that issued the taxId (absent: BRA), so a Brazilian gives a CPF and anyone else their own country\'s tax id. Businesses need `legalName`, `taxId` (CNPJ when `country` is BRA), `incorporationDate`, `country` and `email`. The same taxId, or `externalUserId`, twice for one partner is a 409 naming the field and the existing customer.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateCustomerSchema } } } },
   responses: {
     201: {
@@ -71,7 +71,7 @@ export function customersApp(deps: Deps) {
     })
     .openapi(listCustomersRoute, async (c) => {
       const q = c.req.valid('query');
-      const page = await listPartnerCustomers(db, deps, c.get('partnerId'), { type: q.type, status: q.status, taxId: q.taxId, email: q.email }, { size: q.size, cursor: q.cursor });
+      const page = await listPartnerCustomers(db, deps, c.get('partnerId'), { type: q.type, status: q.status, taxId: q.taxId, email: q.email, externalUserId: q.externalUserId }, { size: q.size, cursor: q.cursor });
       return c.json(page, 200);
     })
     .openapi(getCustomerRoute, async (c) => {

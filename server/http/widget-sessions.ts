@@ -1,7 +1,8 @@
 // /v2/widget-sessions: the partner's backend trades its API key for a short-lived token a browser may hold.
 import { createRoute } from '@hono/zod-openapi';
 import { CreateWidgetSessionSchema, WidgetSessionSchema } from '../../src/contract/widget-sessions';
-import { assertCustomerReference } from '../flows/customers';
+import { invalid } from '../domain/errors';
+import { assertCustomerReference, customerOfUser } from '../flows/customers';
 import type { Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 
@@ -12,7 +13,7 @@ const createWidgetSession = createRoute({
   tags: ['Widget sessions'],
   summary: 'Create a widget session for a browser',
   description:
-    'Call from your backend, never from a browser. Pass `customerId` to act for an existing customer, or omit it for an onboarding session that may create one customer and is then bound to it. The token is signed, expires after `expiresIn` seconds (15 minutes by default) and is accepted only from `allowedOrigins` (same origin when omitted).',
+    'Call from your backend, never from a browser. Pass `customerId` to act for an existing customer, or omit it for an onboarding session that may create one customer and is then bound to it. Or pass `externalUserId`, your own id for the signed-in user: the session is bound to your customer with that id when there is one, else it is an onboarding session whose customer gets that id (so a reload or a renewal minted the same way resumes it). The token is signed, expires after `expiresIn` seconds (15 minutes by default) and is accepted only from `allowedOrigins` (same origin when omitted).',
   request: { body: { required: true, content: { 'application/json': { schema: CreateWidgetSessionSchema } } } },
   responses: {
     201: { description: 'Created', content: { 'application/json': { schema: WidgetSessionSchema } } },
@@ -24,14 +25,19 @@ export function widgetSessionsApp(deps: Deps) {
   return openApiApp().openapi(createWidgetSession, async (c) => {
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
+    if (body.customerId && body.externalUserId) throw invalid([{ path: 'externalUserId', message: 'is given with customerId: name the customer one way' }]);
     if (body.customerId) await assertCustomerReference(deps.store.db, partnerId, body.customerId);
+    // The user's customer, when there is one; only this partner's customers are looked at.
+    const customerId = body.externalUserId ? ((await customerOfUser(deps.store.db, partnerId, body.externalUserId))?.id ?? null) : (body.customerId ?? null);
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + body.expiresIn * 1000);
     const token = await deps.tokens.signWidgetSession({
       partnerId,
-      customerId: body.customerId ?? null,
+      customerId,
       allowedOrigins: body.allowedOrigins ?? [],
       expiresAt,
+      // Only an onboarding session needs it: the customer it creates is the user's.
+      ...(body.externalUserId && !customerId ? { externalUserId: body.externalUserId } : {}),
     });
-    return c.json({ token, expiresAt: expiresAt.toISOString(), customerId: body.customerId ?? null }, 201);
+    return c.json({ token, expiresAt: expiresAt.toISOString(), customerId }, 201);
   });
 }

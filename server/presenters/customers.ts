@@ -127,6 +127,7 @@ function presentWith(row: CustomerRow, x: Extras, deps: PresentDeps, withLink: b
     taxId: row.taxId,
     ...(row.country ? { country: row.country } : {}),
     ...(row.email ? { email: row.email } : {}),
+    ...(row.externalUserId ? { externalUserId: row.externalUserId } : {}),
     metadata: row.metadata,
     wallets: x.wallets.map((w) => ({
       blockchain: w.blockchain,

@@ -19,6 +19,12 @@ const TaxId = Text({ min: 1, max: 40, trim: false }).openapi({
     'The tax id issued by `country`. Brazil (also an individual without `country`): a CPF (individual) or CNPJ (business) with valid check digits. Any other country: that country\'s own tax id, 4 to 32 letters and digits. Punctuation and spaces are accepted and stripped.',
 });
 const Date_ = Text({ max: 40, trim: false }).openapi({ format: 'date' });
+/** The partner's own id for its user, matched exactly (no trimming). */
+export const ExternalUserId = Text({ min: 1, max: 128, trim: false }).openapi({
+  description:
+    "Your own id for the user (1–128 characters, no control characters), matched exactly. At most one customer per externalUserId: widget sessions minted with it are bound to that customer once it exists.",
+  example: 'user-8412',
+});
 
 export const CreateIndividualSchema = z
   .object({
@@ -34,6 +40,7 @@ export const CreateIndividualSchema = z
         'ISO 3166-1 alpha-3 code of the country that issued `taxId` (the tax residence). Decides the taxId rule: BRA needs a CPF; other countries a 4–32 character tax id of their own. Absent: BRA, and the customer is recorded with BRA.',
       example: 'BRA',
     }),
+    externalUserId: ExternalUserId.optional(),
     metadata: MetadataSchema.optional(),
   })
   .strict()
@@ -47,6 +54,7 @@ export const CreateBusinessSchema = z
     incorporationDate: Date_.openapi({ example: '2015-03-02' }),
     country: Alpha3,
     email: Email,
+    externalUserId: ExternalUserId.optional(),
     metadata: MetadataSchema.optional(),
   })
   .strict()
@@ -115,6 +123,7 @@ export const CustomerSchema = z
     incorporationDate: z.string().optional(),
     country: z.string().optional().openapi({ description: 'ISO 3166-1 alpha-3: a business\'s country of incorporation, an individual\'s country of tax residence (the issuer of `taxId`).' }),
     email: z.string().optional(),
+    externalUserId: z.string().optional().openapi({ description: 'Your own id for the user, when you gave one (at creation, or through a widget session minted with it).' }),
     metadata: z.record(z.string(), z.unknown()),
     wallets: z.array(WalletSchema),
     verification: CustomerVerificationSchema,
@@ -152,6 +161,7 @@ export const CustomerListQuery = PageQuery.extend({
     .optional()
     .openapi({ description: 'Exact tax id, punctuation accepted.', pattern: '^[0-9A-Za-z./ -]+$' }),
   email: z.email('must be a whole email address; wildcards are not supported').max(254).optional().openapi({ description: 'Exact email, any case.' }),
+  externalUserId: ExternalUserId.optional().openapi({ description: 'Exact externalUserId: your own id for the user.' }),
 });
 
 export const CustomerPageSchema = page(CustomerSchema).openapi('CustomerPage');

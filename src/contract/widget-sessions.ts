@@ -1,11 +1,15 @@
 // Widget sessions: what a partner's backend asks for, and what the browser gets (a short-lived token, never the API key).
 import { z } from '@hono/zod-openapi';
 import { NoControlCharacters, Uuid } from './common';
-import { CustomerSchema } from './customers';
+import { CustomerSchema, ExternalUserId } from './customers';
 
 export const CreateWidgetSessionSchema = z
   .object({
     customerId: Uuid.optional().openapi({ description: 'Omit for an onboarding session: it may create one customer and is then bound to it.' }),
+    externalUserId: ExternalUserId.optional().openapi({
+      description:
+        'Your own id for the signed-in user, instead of `customerId`. When one of your customers has it, the session is bound to that customer; otherwise it is an onboarding session whose customer is created with it, so the next session for the user (a reload, a renewal) finds it.',
+    }),
     allowedOrigins: z
       .array(z.url({ protocol: /^https?$/ }).max(2048).refine(NoControlCharacters.test, NoControlCharacters.message).transform((u) => new URL(u).origin))
       .max(10)

@@ -1,7 +1,10 @@
 // A partner's site on another origin for the e2e tests: pages under a strict CSP that load the SDK from the Ramp
-// server, a backend that mints widget sessions, and `/flow.html`, a <ramp-widget> page that renews its session.
+// server, a login (a cookie naming the user), a backend that mints widget sessions for the signed-in user the README's
+// way, `/flow.html`, a <ramp-widget> page that renews its session through its events, and `/account.html`, one that
+// gets every session from `session-url`.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
+import { rampSession } from '../../docs/examples/ramp-session';
 import type { RunningServer } from './support';
 
 /** What a path answers: a script, or a page under the host's CSP. */
@@ -11,6 +14,10 @@ export interface Host {
   origin: string;
   /** A widget session from the partner's backend: an onboarding one, or one bound to `customerId`. */
   mintSession(customerId?: string): Promise<string>;
+  /** What the backend's `/session` answers the signed-in `user` (docs/examples/ramp-session.ts). */
+  sessionFor(user: string): Promise<string>;
+  /** Opening it signs `user` in on the host (its own cookie), as a partner's login would. */
+  loginUrl(user: string): string;
   /** Every token the backend's `/session` endpoint handed to a page, oldest first. */
   readonly renewedTokens: readonly string[];
   close(): Promise<void>;
@@ -27,20 +34,18 @@ for (const type of ['ramp-customer-created', 'ramp-error', 'ramp-session-expired
 `;
 
 /**
- * The partner's renewal on `/flow.html`: on ramp-session-expired it asks its own backend for a token bound to the
- * customer (named in the URL, or learnt from ramp-customer-created) and hands it to the element.
+ * The partner's renewal on `/flow.html`: on ramp-session-expired it asks its own backend for a token, which knows the
+ * user from its login alone (the page names no customer), and hands it to the element.
  */
 const flowScript = `
 const q = new URLSearchParams(location.search);
 const widget = document.querySelector('ramp-widget');
 widget.session = q.get('session');
 window.renewals = 0;
-let customerId = q.get('customer');
-widget.addEventListener('ramp-customer-created', (e) => (customerId = e.detail.customer.id));
 widget.addEventListener('ramp-session-expired', (e) => {
   renewals += 1;
   e.preventDefault();
-  fetch('/session', { method: 'POST', body: JSON.stringify({ customerId }) })
+  fetch('/session', { method: 'POST' })
     .then((r) => r.json())
     .then(({ token }) => (widget.session = token));
 });
@@ -55,13 +60,10 @@ ${scripts.map((src) => `<script type="module" src="${src}"></script>`).join('\n'
 
 export const sdkUrl = (ramp: RunningServer) => `${ramp.url}/sdk/ramp-widget.js`;
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += chunk;
-  return body;
-}
+/** The signed-in user: the host's own login cookie (a real site's is a signed session; this one is a test's). */
+const signedInUser = (cookie: string | undefined): string | undefined => /(?:^|;\s*)user=([^;]+)/.exec(cookie ?? '')?.[1];
 
-/** Starts the host on 127.0.0.1 with `/host.js`, `/flow.html`, `/flow.js`, `POST /session` and the test's own routes. */
+/** Starts the host on 127.0.0.1 with `/login`, `/host.js`, `/flow.html`, `/flow.js`, `/account.html`, `POST /session` and the test's own routes. */
 export async function startHost(ramp: RunningServer, routes: Record<string, HostRoute> = {}): Promise<Host> {
   let origin = '';
   const renewedTokens: string[] = [];
@@ -74,18 +76,26 @@ export async function startHost(ramp: RunningServer, routes: Record<string, Host
     assert.equal(res.status, 201);
     return ((await res.json()) as { token: string }).token;
   };
+  const sessionFor = (user: string) => rampSession(user, { url: ramp.url, apiKey: ramp.apiKey, origin }).then((s) => s.token);
   const csp = `default-src 'self'; script-src 'self' ${ramp.url}; connect-src 'self' ${ramp.url}; style-src 'self'; img-src 'self' data:`;
   const all: Record<string, HostRoute> = {
     '/host.js': { js: hostScript },
     '/flow.js': { js: flowScript },
     '/flow.html': { html: hostPage('flow', 'en', ['/host.js', sdkUrl(ramp), '/flow.js'], '<ramp-widget sandbox amount="500"></ramp-widget>') },
+    '/account.html': { html: hostPage('account', 'en', ['/host.js', sdkUrl(ramp)], '<ramp-widget sandbox session-url="/session"></ramp-widget>') },
     ...routes,
   };
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://host').pathname;
+    if (path === '/login') {
+      const user = encodeURIComponent(new URL(req.url ?? '/', 'http://host').searchParams.get('user') ?? '');
+      return res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': `user=${user}; Path=/; HttpOnly; SameSite=Lax` }).end('signed in');
+    }
     if (path === '/session' && req.method === 'POST') {
-      const { customerId } = JSON.parse(await readBody(req)) as { customerId?: string };
-      const token = await mintSession(customerId ?? undefined);
+      // Whoever the login says; nothing the browser sends names the user or the customer.
+      const user = signedInUser(req.headers.cookie);
+      if (!user) return res.writeHead(401).end();
+      const { token } = await rampSession(decodeURIComponent(user), { url: ramp.url, apiKey: ramp.apiKey, origin });
       renewedTokens.push(token);
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token }));
     }
@@ -99,6 +109,8 @@ export async function startHost(ramp: RunningServer, routes: Record<string, Host
   return {
     origin,
     mintSession,
+    sessionFor,
+    loginUrl: (user) => `${origin}/login?user=${encodeURIComponent(user)}`,
     renewedTokens,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

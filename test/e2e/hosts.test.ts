@@ -2,6 +2,7 @@
 // language's messages and the first step's chunks fetched), and the components mounted by Vue 3 and React 19 (properties
 // and events), plus an SSR-safe import of the loader.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { taxIdEndingIn } from '../server/harness';
-import { approveOverApi, fund, readApi } from './flows';
+import { approveOverApi, fillIndividualInformation, fund, readApi } from './flows';
 import { type Host, hostPage, sdkUrl, startHost } from './host-page';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
@@ -135,19 +136,23 @@ describe('host pages on another origin', () => {
 
   test('<ramp-widget> resumes an approved customer, renews a refused session once, buys by PIX and sells to a new bank account, both to SUCCESS', async () => {
     const ownCpf = taxIdEndingIn('cpf', 0);
+    // The partner's user, already a customer: the backend knows them by its own id alone.
+    const user = `bia-${randomUUID()}`;
     const created = await fetch(`${ramp.url}/v2/customers`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Bia Lima', taxId: ownCpf, birthDate: '1988-02-03' }),
+      body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Bia Lima', taxId: ownCpf, birthDate: '1988-02-03', externalUserId: user }),
     });
     assert.equal(created.status, 201);
     const customerId = ((await created.json()) as { id: string }).id;
     await approveOverApi(ramp, customerId);
-    const session = await host.mintSession(customerId);
+    const session = await host.sessionFor(user);
+    assert.equal(claimsOf(session).cid, customerId);
     const p = await browser.newPage();
     const errors: string[] = [];
     p.on('pageerror', (e) => errors.push(e.message));
-    await p.goto(`${host.origin}/flow.html?session=${encodeURIComponent(session)}&customer=${customerId}`);
+    await p.goto(host.loginUrl(user));
+    await p.goto(`${host.origin}/flow.html?session=${encodeURIComponent(session)}`);
     const w = 'ramp-widget';
     await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
 
@@ -158,6 +163,7 @@ describe('host pages on another origin', () => {
     const deadline = Date.now() + 10_000;
     while (host.renewedTokens.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(host.renewedTokens.length, 1, "the partner's backend minted one token");
+    assert.equal(claimsOf(host.renewedTokens[0]!).cid, customerId, 'the renewed session is bound to the user\'s customer');
     await p.waitForFunction((token) => document.querySelector('ramp-widget')!.session === token, host.renewedTokens[0], { timeout: 10_000 });
     await p.waitForSelector(`${w} ramp-quote [data-testid=final-amount]`, { timeout: 20_000 });
 
@@ -210,4 +216,56 @@ describe('host pages on another origin', () => {
     assert.deepEqual(errors, []);
     await p.close();
   });
+
+  test("the README's backend: a signed-in user onboards, reloads and resumes where they were, and a renewed session still finds the account", async () => {
+    const user = `caio-${randomUUID()}`;
+    const p = await browser.newPage();
+    const errors: string[] = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    p.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
+    await p.goto(host.loginUrl(user));
+    // Every session comes from `session-url`: the host's backend, minting for whoever its login says.
+    await p.goto(`${host.origin}/account.html`);
+    const o = 'ramp-widget ramp-onboarding';
+    await p.waitForSelector(`${o} #name`, { timeout: 20_000 });
+    await p.click(`${o} [data-testid=type-INDIVIDUAL]`);
+    await p.fill(`${o} #name`, 'Caio Reis');
+    await p.locator(`${o} #taxId`).pressSequentially(taxIdEndingIn('cpf', 0));
+    await p.fill(`${o} #birthDate`, '1991-07-08');
+    await p.locator(`${o} [data-testid=submit]`).press('Enter');
+    await p.waitForSelector(`${o} section[data-step=info]`, { timeout: 20_000 });
+    const { data } = await readApi(ramp, `/v2/customers?externalUserId=${encodeURIComponent(user)}`);
+    assert.equal(data.length, 1);
+    const customerId = data[0].id as string;
+
+    // A reload: a new session for the same user is bound to the customer, and the widget goes on from the step it was at
+    // (not the first step again, whose tax id would now meet "already exists").
+    await p.reload();
+    await p.waitForSelector(`${o} section[data-step=info]`, { timeout: 20_000 });
+    assert.equal(await p.locator(`${o} #name`).count(), 0, 'the first step again after a reload');
+    assert.equal(claimsOf(await sessionOf(p)).cid, customerId);
+
+    // The session stops working halfway through the next step: the element asks `session-url` again, and the step
+    // goes through for the same customer.
+    const minted = host.renewedTokens.length;
+    await p.evaluate(() => (document.querySelector('ramp-widget')!.session = 'eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.invalid'));
+    await fillIndividualInformation(p, o);
+    await p.click(`${o} [data-testid=info-submit]`);
+    await p.waitForSelector(`${o} section[data-step=documents]`, { timeout: 20_000 });
+    assert.ok(host.renewedTokens.length > minted, 'the element renewed its session');
+    assert.equal(claimsOf(host.renewedTokens.at(-1)!).cid, customerId);
+    assert.equal(claimsOf(await sessionOf(p)).cid, customerId);
+    assert.ok((await readApi(ramp, `/v2/customers/${customerId}`)).additionalInformation, 'the step was saved on the customer');
+    assert.equal((await readApi(ramp, `/v2/customers?externalUserId=${encodeURIComponent(user)}`)).data.length, 1);
+    // The refused token's 401s are the renewal's trigger; nothing else failed (no 404 for the account, no 409).
+    assert.deepEqual(errors.filter((e) => !/^401 .*\/bff\//.test(e)), []);
+    await p.close();
+  });
 });
+
+/** The claims of a widget-session token (read, not verified: the test only looks at which customer it names). */
+function claimsOf(token: string): { cid?: string | null } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { cid?: string | null };
+}
+
+const sessionOf = (p: Page) => p.evaluate(() => document.querySelector('ramp-widget')!.session);

@@ -1,6 +1,7 @@
 // <ramp-widget> on a partner's page of another origin, by keyboard alone: a new customer through KYC to APPROVED, a PIX
 // purchase and a sale to a new bank account, both to SUCCESS, with the session renewed once in the middle of a form.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,10 @@ describe('<ramp-widget> by keyboard alone', () => {
     page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
     page.on('filechooser', () => undefined); // choosers stay intercepted: see pickFile
     const cpf = taxIdEndingIn('cpf', 0);
-    await page.goto(`${host.origin}/flow.html?session=${encodeURIComponent(await host.mintSession())}`);
+    // The partner's signed-in user: its backend mints every session for them (the renewal too).
+    const user = `kb-${randomUUID()}`;
+    await page.goto(host.loginUrl(user));
+    await page.goto(`${host.origin}/flow.html?session=${encodeURIComponent(await host.sessionFor(user))}`);
     await page.waitForSelector('ramp-widget ramp-onboarding #name', { timeout: 20_000 });
 
     // The customer: the type radios answer the arrows (business and back), then name, CPF, birth date.

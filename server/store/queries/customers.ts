@@ -9,15 +9,32 @@ import { paginate } from './paginate';
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = typeof customers.$inferInsert;
 
-/** Inserts unless the partner already has this taxId; then answers the existing row's id instead. */
-export async function insertCustomer(tx: Db, row: NewCustomerRow): Promise<{ row: CustomerRow } | { existingId: string }> {
-  const [inserted] = await tx.insert(customers).values(row).onConflictDoNothing({ target: [customers.partnerId, customers.taxId] }).returning();
+/**
+ * Inserts unless the partner already has this taxId or this externalUserId; then answers the existing row's id and which
+ * of the two it holds (the user's own customer first: a racing first session of the same user is that user's).
+ */
+export async function insertCustomer(tx: Db, row: NewCustomerRow): Promise<{ row: CustomerRow } | { existingId: string; taken: 'externalUserId' | 'taxId' }> {
+  // No conflict target: either unique index (tax id, or the partial one on externalUserId) makes it a no-op.
+  const [inserted] = await tx.insert(customers).values(row).onConflictDoNothing().returning();
   if (inserted) return { row: inserted };
+  if (row.externalUserId) {
+    const sameUser = await getCustomerByExternalUserId(tx, row.partnerId, row.externalUserId);
+    if (sameUser) return { existingId: sameUser.id, taken: 'externalUserId' };
+  }
   const [existing] = await tx
     .select({ id: customers.id })
     .from(customers)
     .where(and(eq(customers.partnerId, row.partnerId), eq(customers.taxId, row.taxId)));
-  return { existingId: existing!.id };
+  return { existingId: existing!.id, taken: 'taxId' };
+}
+
+/** The partner's customer for its user `externalUserId`; another partner's never. */
+export async function getCustomerByExternalUserId(db: Db, partnerId: string, externalUserId: string): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.partnerId, partnerId), eq(customers.externalUserId, externalUserId)));
+  return row;
 }
 
 export async function getCustomer(db: Db, partnerId: string, id: string): Promise<CustomerRow | undefined> {
@@ -109,6 +126,7 @@ export interface CustomerFilter {
   status?: CustomerRow['verificationStatus'];
   taxId?: string;
   email?: string;
+  externalUserId?: string;
 }
 
 export function listCustomers(db: Db, partnerId: string, f: CustomerFilter, page: { size: number; cursor?: string }) {
@@ -118,6 +136,7 @@ export function listCustomers(db: Db, partnerId: string, f: CustomerFilter, page
     f.status ? eq(customers.verificationStatus, f.status) : undefined,
     f.taxId ? eq(customers.taxId, f.taxId) : undefined,
     f.email ? sql`lower(${customers.email}) = lower(${f.email})` : undefined,
+    f.externalUserId ? eq(customers.externalUserId, f.externalUserId) : undefined,
   ];
   return paginate<CustomerRow>(db, customers, and(...conds), page);
 }

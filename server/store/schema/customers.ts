@@ -1,4 +1,5 @@
 // Customers: individuals and businesses, with their verification state and the additional information they sent.
+import { isNotNull } from 'drizzle-orm';
 import { date, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, partnerId, updatedAt } from './columns';
 
@@ -16,6 +17,8 @@ export const customers = pgTable(
     incorporationDate: date('incorporation_date', { mode: 'string' }),
     country: text('country'),
     email: text('email'),
+    /** The partner's own id for its user: widget sessions minted with it are bound to this customer. */
+    externalUserId: text('external_user_id'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     verificationStatus: text('verification_status', {
       enum: ['NOT_STARTED', 'UNDER_VERIFICATION', 'APPROVED', 'TEMPORARY_REJECTION', 'FINAL_REJECTION'],
@@ -30,6 +33,8 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex('customers_partner_tax_id_uq').on(t.partnerId, t.taxId),
+    // One customer per partner user: two first sessions of one user racing to onboard make one customer.
+    uniqueIndex('customers_partner_external_user_uq').on(t.partnerId, t.externalUserId).where(isNotNull(t.externalUserId)),
     index('customers_partner_id_idx').on(t.partnerId, t.id),
     index('customers_partner_email_idx').on(t.partnerId, t.email),
     // The list filters (newest first within a status or type), so `?status=` does not scan the partner's customers.

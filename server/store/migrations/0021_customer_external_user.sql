@@ -1,0 +1,2 @@
+ALTER TABLE "customers" ADD COLUMN "external_user_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "customers_partner_external_user_uq" ON "customers" USING btree ("partner_id","external_user_id") WHERE "customers"."external_user_id" is not null;
