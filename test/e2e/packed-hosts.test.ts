@@ -155,7 +155,7 @@ function Host({ session }: { session: string }) {
   return (
     <>
       <ramp-quote session={session} direction="sell" amount="100" hideDirection onramp-error={(e) => console.log(e.detail.code)} onramp-quote-locked={(e: RampQuoteLockedEvent) => console.log(e.detail.exchangeRateId)} />
-      <ramp-widget session={session} sandbox={false} theme="dark" lang="pt-BR" onramp-session-expired={(e) => e.preventDefault()} />
+      <ramp-widget session={session} sandbox={false} theme="dark" lang="pt-BR" onramp-session-expired={(e) => e.preventDefault()} onramp-transaction-created={(e) => console.log(e.detail.id)} />
       <ramp-pix-checkout session={session} sandbox quote={undefined} pollInterval={2000} className="checkout" />
       ${tags.map(({ tag }) => `<${tag} session={session} />`).join('\n      ')}
       {/* @ts-expect-error \`direction\` is 'buy' or 'sell' */}
