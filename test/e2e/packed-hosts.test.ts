@@ -144,17 +144,19 @@ function reactHost(): string {
   return `import 'ramp-elements/define';
 import 'ramp-elements/react';
 import type { JSX } from 'react';
+import { useRef } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { RampQuoteLockedEvent } from 'ramp-elements';
+import type { RampQuote, RampQuoteLockedEvent } from 'ramp-elements';
 
 ${hasType}
 // Every property and event of every tag in the manifest.
 export const covered: [${covered.join(', ')}] = [${covered.map(() => 'true').join(', ')}];
 
 function Host({ session }: { session: string }) {
+  const quote = useRef<RampQuote>(null);
   return (
     <>
-      <ramp-quote session={session} direction="sell" amount="100" hideDirection onramp-error={(e) => console.log(e.detail.code)} onramp-quote-locked={(e: RampQuoteLockedEvent) => console.log(e.detail.exchangeRateId)} />
+      <ramp-quote ref={quote} session={session} direction="sell" amount="100" hideDirection onramp-error={(e) => console.log(e.detail.code)} onramp-quote-locked={(e: RampQuoteLockedEvent) => console.log(e.detail.exchangeRateId)} />
       <ramp-widget session={session} sandbox={false} theme="dark" lang="pt-BR" onramp-session-expired={(e) => e.preventDefault()} onramp-transaction-created={(e) => console.log(e.detail.id)} />
       <ramp-pix-checkout session={session} sandbox quote={undefined} pollInterval={2000} className="checkout" />
       ${tags.map(({ tag }) => `<${tag} session={session} />`).join('\n      ')}
