@@ -9,14 +9,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = join(root, 'packages/elements');
 
-
 for (const entry of readdirSync(join(pkg, 'dist/lib/types'), { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
   const file = join(entry.parentPath, entry.name);
   const source = readFileSync(file, 'utf8');
   const next = source.replaceAll(/(from\s+|import\()(['"])@hono\/zod-openapi\2/g, '$1$2zod$2');
-  if (next === source) continue;
-  writeFileSync(file, next);
-
+  if (next !== source) writeFileSync(file, next);
 }
 copyFileSync(join(root, 'custom-elements.json'), join(pkg, 'custom-elements.json'));
