@@ -250,12 +250,14 @@ export default defineConfig({
         },
       },
     },
-    // For bundlers (package.json `exports`): one ES entry per component, the eager `define` and the side-effect-free
-    // index; dependencies (lit, …) stay imports for the partner's bundler to share. Types: tsconfig.lib.json.
+    // For bundlers, the publishable package packages/elements (its `exports`): one ES entry per component, the eager
+    // `define`, the side-effect-free index and the (empty) React and Vue typing entries; dependencies (lit, …) stay
+    // imports for the partner's bundler to share, except the compiler's own helpers, which no partner installs.
+    // Types: tsconfig.lib.json.
     lib: {
       consumer: 'client',
       build: {
-        outDir: here('./dist/lib'),
+        outDir: here('./packages/elements/dist/lib'),
         emptyOutDir: true,
         target: 'es2022',
         sourcemap: true,
@@ -267,11 +269,13 @@ export default defineConfig({
             ...Object.fromEntries(
               ['widget', 'onboarding', 'document-uploader', 'verification', 'quote', 'pix-checkout', 'offramp'].map((name) => [name, here(`./src/elements/${name}.ts`)]),
             ),
+            react: here('./src/jsx/react.ts'),
+            vue: here('./src/jsx/vue.ts'),
           },
           formats: ['es'],
         },
         rolldownOptions: {
-          external: (id) => /^[^./\0]/.test(id) && !/^[a-zA-Z]:/.test(id),
+          external: (id) => /^[^./\0]/.test(id) && !/^[a-zA-Z]:/.test(id) && !id.startsWith('@oxc-project/runtime'),
           output: { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
         },
       },

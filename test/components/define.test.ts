@@ -45,4 +45,31 @@ describe('registering the elements', () => {
     expect(defined.get('ramp-onboarding')).to.equal(Other);
     expect(defined.has('ramp-document-uploader') && defined.has('ramp-verification'), 'the free tags are defined').to.equal(true);
   });
+
+  it('every boolean property is a Boolean one: set as a property (React 19, Vue) or an attribute, true and false', async () => {
+    const { defineRampElements } = await import('../../src/define');
+    defineRampElements();
+    const seen: string[] = [];
+    for (const tag of ['ramp-widget', 'ramp-onboarding', 'ramp-verification', 'ramp-document-uploader', 'ramp-quote', 'ramp-pix-checkout', 'ramp-offramp']) {
+      const constructor = customElements.get(tag) as unknown as { elementProperties: Map<string, { type?: unknown; attribute?: string | boolean; state?: boolean }> };
+      for (const [name, options] of constructor.elementProperties) {
+        if (options.state || options.attribute === false) continue; // inner state, not the element's API
+        // Not connected (nothing renders or fetches): attributes and properties still convert.
+        const el = document.createElement(tag) as unknown as HTMLElement & Record<string, unknown>;
+        if (typeof el[name] !== 'boolean') continue;
+        seen.push(`${tag}.${name}`);
+        expect(options.type, `${tag}.${name} is declared with type: Boolean`).to.equal(Boolean);
+        const attribute = typeof options.attribute === 'string' ? options.attribute : name.toLowerCase();
+        el.setAttribute(attribute, '');
+        expect(el[name], `${tag} [${attribute}]`).to.equal(true);
+        el[name] = false;
+        expect(el[name], `${tag}.${name} = false after the attribute`).to.equal(false);
+        el[name] = true;
+        expect(el[name]).to.equal(true);
+        el.removeAttribute(attribute);
+        expect(el[name], `${tag} without [${attribute}]`).to.equal(false);
+      }
+    }
+    expect(seen).to.include.members(['ramp-widget.sandbox', 'ramp-pix-checkout.sandbox', 'ramp-verification.sandbox', 'ramp-quote.hideDirection', 'ramp-onboarding.keepDraft']);
+  });
 });

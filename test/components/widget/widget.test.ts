@@ -185,6 +185,30 @@ describe('<ramp-widget>', () => {
       expect(el.shadowRoot!.querySelector('[data-view="buy"]')!.getAttribute('aria-pressed')).to.equal('true');
     });
 
+    it('`sandbox` reaches the checkout inside set as a property (React 19, Vue) or as an attribute, and turns off again', async () => {
+      const el = await approvedWidget();
+      lockFrom(el, mockBuyQuote(new Date()));
+      await waitUntil(() => inner(el, 'ramp-pix-checkout'), 'the checkout', { timeout: 4000 });
+      const checkout = () => inner(el, 'ramp-pix-checkout') as HTMLElement & { sandbox: boolean; updateComplete: Promise<unknown> };
+      const settle = async () => {
+        await el.updateComplete;
+        await checkout().updateComplete;
+      };
+      expect(checkout().sandbox).to.equal(false);
+      el.sandbox = true;
+      await settle();
+      expect([checkout().sandbox, checkout().hasAttribute('sandbox')]).to.deep.equal([true, true]);
+      el.sandbox = false;
+      await settle();
+      expect([checkout().sandbox, checkout().hasAttribute('sandbox')]).to.deep.equal([false, false]);
+      el.setAttribute('sandbox', '');
+      await settle();
+      expect(checkout().sandbox).to.equal(true);
+      el.removeAttribute('sandbox');
+      await settle();
+      expect(checkout().sandbox).to.equal(false);
+    });
+
     it('a sell lock goes to the bank picker, whichever tab it came from', async () => {
       const el = await approvedWidget();
       expect(el.currentView).to.equal('home');
