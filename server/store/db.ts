@@ -272,11 +272,10 @@ async function openPglite(dataDir: string): Promise<Store> {
   const fromTemplate = template ? readTemplate(template) : undefined;
   const loadDataDir = fresh ? (fromTemplate ?? (await initdbInChild())) : undefined;
   const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF, ...(loadDataDir ? { loadDataDir } : {}) });
-  const base = drizzlePglite(client, { schema }) as unknown as Db;
+  const counter = { n: 0 };
+  const base = drizzlePglite(countingPglite(client, counter), { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
   if (template && !fromTemplate) await writeTemplate(client, template);
-  const counter = { n: 0 };
-  countPgliteStatements(client, counter);
   // PGlite's parameterised query parses and plans every statement (its protocol path uses the unnamed statement, and an
   // SQL-level EXECUTE takes no bound parameters): named statements are plain queries here. The customer read's six
   // json_agg subqueries cost about twice what they did as PREPARE/EXECUTE with spliced-in literals (bench/http.ts A/B,
@@ -447,35 +446,30 @@ class StatementNames {
   }
 }
 
-/** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */
-function countPgliteStatements(client: PGlite, counter: { n: number }): void {
-  const query = client.query.bind(client);
-  const exec = client.exec.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((...a: Parameters<PGlite['query']>) => {
-    counter.n++;
-    return query(...a);
-  }) as PGlite['query'];
-  client.exec = (...a: Parameters<PGlite['exec']>) => {
-    counter.n++;
-    return exec(...a);
-  };
-  client.transaction = ((fn: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<unknown>) => {
-    counter.n += 2;
-    return transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      const txExec = tx.exec.bind(tx);
-      tx.query = ((...a: Parameters<typeof tx.query>) => {
-        counter.n++;
-        return txQuery(...a);
-      }) as typeof tx.query;
-      tx.exec = (...a: Parameters<typeof tx.exec>) => {
-        counter.n++;
-        return txExec(...a);
+/**
+ * PGlite as drizzle is given it, counting its statements: its queries and execs, each transaction's BEGIN and
+ * COMMIT/ROLLBACK, and the queries inside it. A view in front of PGlite's objects; they themselves are left as they are.
+ */
+function countingPglite<T extends object>(target: T, counter: { n: number }): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const v = Reflect.get(t, prop, t) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      if (prop === 'query' || prop === 'exec') {
+        return (...a: unknown[]) => {
+          counter.n++;
+          return fn.apply(t, a);
+        };
+      }
+      if (prop !== 'transaction') return fn.bind(t);
+      // BEGIN and COMMIT/ROLLBACK; the body's transaction (`tx`) is counted the same way.
+      return (body: (tx: object) => unknown) => {
+        counter.n += 2;
+        return fn.call(t, (tx: object) => body(countingPglite(tx, counter)));
       };
-      return fn(tx);
-    });
-  }) as PGlite['transaction'];
+    },
+  });
 }
 
 /** One connection outside the pool for health checks, opened when first asked and again after any failure. */
