@@ -106,8 +106,11 @@ export function preparedHome(db: Db): Db | undefined {
   return tx ? connectionOf.get(tx) : base;
 }
 
-/** A `Db` that is the ambient transaction while there is one, else the database itself. */
-function ambientDb(base: Db): Db {
+/**
+ * A `Db` that is the ambient transaction while there is one, else the database itself, whose transactions run through
+ * `transaction` when given (PostgreSQL's retryingTransaction) rather than drizzle's own.
+ */
+function ambientDb(base: Db, transaction?: Db['transaction']): Db {
   const proxy = new Proxy(base, {
     get(target, prop) {
       const scope = ambient.getStore();
@@ -115,7 +118,7 @@ function ambientDb(base: Db): Db {
       const current = (tx ?? target) as unknown as Record<PropertyKey, unknown>;
       // A flow's own transaction inside the ambient one is a savepoint on the same connection: statements prepared
       // for that connection serve it too.
-      if (prop === 'transaction' && tx) return savepointOn(tx);
+      if (prop === 'transaction' && (tx || transaction)) return tx ? savepointOn(tx) : transaction;
       const v = current[prop];
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
     },
@@ -330,9 +333,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
   pool.on('connect', (client) => client.on('error', report));
   // /readyz asks the database on a connection of its own: a pool with every client in use is busy, not down.
   const probe = healthProbe({ connectionString: url, options, connectionTimeoutMillis: connectTimeoutMs }, connectTimeoutMs);
-  const drizzled = drizzlePg(pool, { schema });
-  drizzled.transaction = retryingTransaction(pool, counter) as typeof drizzled.transaction;
-  const db = ambientDb(drizzled as unknown as Db);
+  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db, retryingTransaction(pool, counter) as Db['transaction']);
   let closed: Promise<void> | undefined;
   return {
     db,
