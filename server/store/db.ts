@@ -106,8 +106,11 @@ export function preparedHome(db: Db): Db | undefined {
   return tx ? connectionOf.get(tx) : base;
 }
 
-/** A `Db` that is the ambient transaction while there is one, else the database itself. */
-function ambientDb(base: Db): Db {
+/**
+ * A `Db` that is the ambient transaction while there is one, else the database itself, whose transactions run through
+ * `transaction` when given (PostgreSQL's retryingTransaction) rather than drizzle's own.
+ */
+function ambientDb(base: Db, transaction?: Db['transaction']): Db {
   const proxy = new Proxy(base, {
     get(target, prop) {
       const scope = ambient.getStore();
@@ -115,7 +118,7 @@ function ambientDb(base: Db): Db {
       const current = (tx ?? target) as unknown as Record<PropertyKey, unknown>;
       // A flow's own transaction inside the ambient one is a savepoint on the same connection: statements prepared
       // for that connection serve it too.
-      if (prop === 'transaction' && tx) return savepointOn(tx);
+      if (prop === 'transaction' && (tx || transaction)) return tx ? savepointOn(tx) : transaction;
       const v = current[prop];
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
     },
@@ -272,11 +275,10 @@ async function openPglite(dataDir: string): Promise<Store> {
   const fromTemplate = template ? readTemplate(template) : undefined;
   const loadDataDir = fresh ? (fromTemplate ?? (await initdbInChild())) : undefined;
   const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF, ...(loadDataDir ? { loadDataDir } : {}) });
-  const base = drizzlePglite(client, { schema }) as unknown as Db;
+  const counter = { n: 0 };
+  const base = drizzlePglite(countingPglite(client, counter), { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
   if (template && !fromTemplate) await writeTemplate(client, template);
-  const counter = { n: 0 };
-  countPgliteStatements(client, counter);
   // PGlite's parameterised query parses and plans every statement (its protocol path uses the unnamed statement, and an
   // SQL-level EXECUTE takes no bound parameters): named statements are plain queries here. The customer read's six
   // json_agg subqueries cost about twice what they did as PREPARE/EXECUTE with spliced-in literals (bench/http.ts A/B,
@@ -331,9 +333,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
   pool.on('connect', (client) => client.on('error', report));
   // /readyz asks the database on a connection of its own: a pool with every client in use is busy, not down.
   const probe = healthProbe({ connectionString: url, options, connectionTimeoutMillis: connectTimeoutMs }, connectTimeoutMs);
-  const drizzled = drizzlePg(pool, { schema });
-  drizzled.transaction = retryingTransaction(pool, counter) as typeof drizzled.transaction;
-  const db = ambientDb(drizzled as unknown as Db);
+  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db, retryingTransaction(pool, counter) as Db['transaction']);
   let closed: Promise<void> | undefined;
   return {
     db,
@@ -447,35 +447,30 @@ class StatementNames {
   }
 }
 
-/** Counts PGlite's statements: its queries and execs, each transaction's BEGIN and COMMIT/ROLLBACK, and the queries inside it. */
-function countPgliteStatements(client: PGlite, counter: { n: number }): void {
-  const query = client.query.bind(client);
-  const exec = client.exec.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((...a: Parameters<PGlite['query']>) => {
-    counter.n++;
-    return query(...a);
-  }) as PGlite['query'];
-  client.exec = (...a: Parameters<PGlite['exec']>) => {
-    counter.n++;
-    return exec(...a);
-  };
-  client.transaction = ((fn: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<unknown>) => {
-    counter.n += 2;
-    return transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      const txExec = tx.exec.bind(tx);
-      tx.query = ((...a: Parameters<typeof tx.query>) => {
-        counter.n++;
-        return txQuery(...a);
-      }) as typeof tx.query;
-      tx.exec = (...a: Parameters<typeof tx.exec>) => {
-        counter.n++;
-        return txExec(...a);
+/**
+ * PGlite as drizzle is given it, counting its statements: its queries and execs, each transaction's BEGIN and
+ * COMMIT/ROLLBACK, and the queries inside it. A view in front of PGlite's objects; they themselves are left as they are.
+ */
+function countingPglite<T extends object>(target: T, counter: { n: number }): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const v = Reflect.get(t, prop, t) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      if (prop === 'query' || prop === 'exec') {
+        return (...a: unknown[]) => {
+          counter.n++;
+          return fn.apply(t, a);
+        };
+      }
+      if (prop !== 'transaction') return fn.bind(t);
+      // BEGIN and COMMIT/ROLLBACK; the body's transaction (`tx`) is counted the same way.
+      return (body: (tx: object) => unknown) => {
+        counter.n += 2;
+        return fn.call(t, (tx: object) => body(countingPglite(tx, counter)));
       };
-      return fn(tx);
-    });
-  }) as PGlite['transaction'];
+    },
+  });
 }
 
 /** One connection outside the pool for health checks, opened when first asked and again after any failure. */

@@ -66,6 +66,28 @@ describe('store', () => {
     }
   });
 
+  test('statements are counted (a query; BEGIN, its queries and COMMIT or ROLLBACK), PGlite\'s own objects left as they are', async () => {
+    const { store, drop } = await openTestStore();
+    try {
+      const counted = async (fn: () => Promise<unknown>) => {
+        const before = store.statements();
+        await fn().catch(() => undefined);
+        return store.statements() - before;
+      };
+      assert.equal(await counted(() => store.db.execute(sql`select 1`)), 1);
+      assert.equal(await counted(() => store.db.transaction(async (tx) => tx.execute(sql`select 1`))), 3);
+      const failing = () => store.db.transaction(async (tx) => Promise.reject(new Error(`after ${(await tx.execute(sql`select 1`)) && 1} query`)));
+      assert.equal(await counted(failing), 3);
+      if (store.kind === 'pglite') {
+        // Counted in a view in front of the client: no method of PGlite's object is replaced.
+        const client = (store.db as unknown as { $client: object }).$client;
+        for (const method of ['query', 'exec', 'transaction']) assert.equal(Object.hasOwn(client, method), false, method);
+      }
+    } finally {
+      await drop();
+    }
+  });
+
   test('work a transaction leaves running (a timer, a listener) queries outside it once it has ended', async () => {
     const { store, drop } = await openTestStore();
     try {
