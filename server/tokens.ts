@@ -148,7 +148,7 @@ export class Tokens {
    * `signVerificationLink`'s token, without the promise, for presenters (a fresh one on every customer read): the
    * version, the claims' JSON and an HMAC-SHA256 of both under the link key, each part base64url, joined by dots (the
    * docs/api.md's "Verification links"). Not a JWT: no header to choose an algorithm, one shape, one key. node:crypto's HMAC
-   * is synchronous (WebCrypto's was ~140 µs a link, 12–17 % of a read); the whole token is made afresh each time.
+   * is synchronous (WebCrypto's promise costs more than the HMAC); the whole token is made afresh each time.
    */
   verificationLinkToken(partnerId: string, customerId: string, iat = Math.floor(Date.now() / 1000)): string {
     const claims: LinkClaims = { purpose: VERIFICATION_LINK_PURPOSE, pid: partnerId, sub: customerId, jti: newId(), iat, exp: iat + this.verificationLinkTtlSeconds };

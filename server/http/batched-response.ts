@@ -1,7 +1,7 @@
 // Answers finished in one turn of the event loop are written together at the end of that turn, not one by one as each
 // handler finishes. Each still costs one write on its own socket; what changes is when. A peer on the same host (a
 // reverse proxy or sidecar in front of the server, or a load generator) that sleeps between answers is woken once for
-// the batch instead of once per answer: that wake-up was the costliest call of a floating quote (the A/B is in
+// the batch instead of once per answer: that wake-up was the costliest call of a floating quote (figures in
 // docs/performance.md). The cost is latency: an answer waits for the handlers still running in its turn, at most one
 // turn of the loop; an idle server's turn holds one answer. This is a
 // subclass through node's documented `ServerResponse` option; @hono/node-server, which calls `end()` and `destroy()` and

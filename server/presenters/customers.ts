@@ -38,8 +38,8 @@ interface Extras {
 /**
  * A customer read (`GET /v2/customers/{id}`, the BFF's): the row and everything it shows in one statement; undefined
  * when the partner has no such customer. Reads that share a statement get one row object from the coalescer, and share
- * one presented customer too (presenting was ~10 % of a read's CPU when all clients read one customer, issue 14); each
- * read still gets a copy with a link of its own, minted for it (issue 9: a fresh link on every read).
+ * one presented customer too (presenting is not free when every client reads one customer); each read still gets a
+ * copy with a link of its own, minted for it: a fresh link on every read.
  */
 export async function readCustomer(db: Db, deps: PresentDeps, partnerId: string, id: string, opts: PresentOptions = {}): Promise<Customer | undefined> {
   const found = await getCustomerWithParts(db, partnerId, id, partsOptions(deps, opts));

@@ -281,8 +281,7 @@ async function openPglite(dataDir: string): Promise<Store> {
   if (template && !fromTemplate) await writeTemplate(client, template);
   // PGlite's parameterised query parses and plans every statement (its protocol path uses the unnamed statement, and an
   // SQL-level EXECUTE takes no bound parameters): named statements are plain queries here. The customer read's six
-  // json_agg subqueries cost about twice what they did as PREPARE/EXECUTE with spliced-in literals (bench/http.ts A/B,
-  // 2026-11-29: 0.010× against 0.024× of the floor); PGlite is the demo's store, not production's.
+  // json_agg subqueries cost more planned every time (docs/performance.md); PGlite is the demo's store, not production's.
   const db = ambientDb(base);
   return {
     db,
