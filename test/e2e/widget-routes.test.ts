@@ -58,8 +58,8 @@ const pastEdge = (page: Page) =>
   });
 
 const cases = [
-  { width: 1280, path: '/en.html', nav: 'Ramp: buy, sell and history', title: 'Pay by bank transfer', copied: 'Copied', mobile: false },
-  { width: 320, path: '/pt.html', nav: 'Ramp: comprar, vender e histórico', title: 'Pagar por transferência bancária', copied: 'Copiado', mobile: true },
+  { width: 1280, path: '/en.html', nav: 'Ramp: buy, sell, wallet and history', title: 'Pay by bank transfer', copied: 'Copied', mobile: false },
+  { width: 320, path: '/pt.html', nav: 'Ramp: comprar, vender, carteira e histórico', title: 'Pagar por transferência bancária', copied: 'Copiado', mobile: true },
 ] as const;
 
 describe('<ramp-widget>: locks go where their quote says', () => {
