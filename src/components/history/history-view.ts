@@ -25,8 +25,6 @@ export class HistoryPanel implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void {}
-
   hostDisconnected(): void {
     this.#generation++;
   }

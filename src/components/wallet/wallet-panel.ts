@@ -32,7 +32,8 @@ export class WalletPanel implements ReactiveController {
   sent: Transaction | undefined;
   announcement = '';
   readonly copies: CopyFeedback;
-  readonly qr = new Map<string, (text: string) => ReturnType<ReturnType<typeof lastQrSymbol>>>();
+  /** One QR encoder per chain, each keeping its last symbol: a render draws the same address without encoding it again. */
+  readonly qr = new Map<string, ReturnType<typeof lastQrSymbol>>();
   #keys = new IdempotencyKeys();
   #follow: FeedSubscription | undefined;
   #generation = 0;
