@@ -54,6 +54,11 @@ export class WalletPanel implements ReactiveController {
     this.#follow?.stop();
   }
 
+  /** The widget left the wallet: nobody reads the sent transfer's status any more (opening the tab again starts over). */
+  leave(): void {
+    this.#follow?.stop();
+  }
+
   qrOf(chain: string) {
     let symbol = this.qr.get(chain);
     if (!symbol) this.qr.set(chain, (symbol = lastQrSymbol()));

@@ -137,6 +137,7 @@ export class RampWidget extends RampElement {
       this.provider.setValue({ session: this.session, apiBase: this.apiBase, lang: this.lang, renew: this.renewForInside });
     }
     if (this.session && this.view === 'loading' && this.probed !== this.session) void this.resume();
+    if (changed.get('view') === 'wallet' && this.view !== 'wallet') this.walletPanel?.leave();
   }
 
   /** A component inside got a 401: renew once for all, and answer once the new token has reached every one of them. */
