@@ -12,6 +12,7 @@ import { eventsStream } from './events-stream';
 import { type BffEnv, intoLine, preflight, widgetSessionAuth } from './session';
 import { rateLimited } from '../http/rate-limit';
 import { type Upstream, UpstreamProblem } from './upstream';
+import { transferRoutes } from './transfers';
 
 export interface BffDeps {
   upstream: Upstream;
@@ -199,6 +200,7 @@ export function bffApp(deps: BffDeps) {
     if (typeof body.bankAccountId === 'string') await ownAccount(c, body.bankAccountId);
     return c.json(await deps.upstream.createOffRamp(body as never, ctx(c)), 201);
   });
+  app.route('/', transferRoutes(deps.upstream, { boundCustomer, ctx, jsonBody }));
   app.get('/transactions', async (c) => c.json(await deps.upstream.listTransactions(page(c), ctx(c))));
   app.get('/transactions/:id', async (c) => c.json(await ownTransaction(c, c.req.param('id'))));
   app.get('/bank-accounts', async (c) => c.json(await deps.upstream.listBankAccounts(page(c), ctx(c))));

@@ -6,7 +6,7 @@ import { type Quote, type QuoteRequest, QuoteRequestSchema } from '../../src/con
 import type { BankAccount, CreateBankAccount } from '../../src/contract/bank-accounts';
 import type { Pagination } from '../../src/contract/common';
 import type { RampEvent } from '../../src/contract/events';
-import type { OffRampRequest, OnRampRequest, Transaction } from '../../src/contract/transactions';
+import type { OffRampRequest, OnRampRequest, Transaction, TransferRequest } from '../../src/contract/transactions';
 import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Document, UpdateAssociatedParty, Verification } from '../../src/contract/kyc';
 import type { Partner } from '../../src/contract/partner';
 import type { WidgetSession } from '../../src/contract/widget-sessions';
@@ -163,6 +163,10 @@ export class Upstream {
 
   createOffRamp(body: OffRampRequest, ctx: Ctx): Promise<Transaction> {
     return this.call('post', 'transactions/off-ramp', { json: body, headers: headersOf(ctx) });
+  }
+
+  createTransfer(body: TransferRequest, ctx: Ctx): Promise<Transaction> {
+    return this.call('post', 'transactions/transfer', { json: body, headers: headersOf(ctx) });
   }
 
   getTransaction(id: string, ctx: Ctx): Promise<Transaction> {

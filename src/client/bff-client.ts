@@ -8,7 +8,7 @@ import type { AdditionalInformation, AssociatedParty, CreateAssociatedParty, Doc
 import { NetworkError, ProblemError } from './problem';
 import type { Pagination } from '../contract/common';
 import type { BankAccount, CreateBankAccount } from '../contract/bank-accounts';
-import type { BffOffRampRequest, BffOnRampRequest, Transaction } from '../contract/transactions';
+import type { BffOffRampRequest, BffOnRampRequest, BffTransferRequest, Transaction } from '../contract/transactions';
 
 export { NetworkError, ProblemError, type FieldProblem } from './problem';
 
@@ -83,6 +83,8 @@ export interface BffClient {
   createOnRamp(body: BffOnRampRequest, options: WriteOptions): Promise<Transaction>;
   /** 201 with `state.status = TRANSFERRING_STABLECOIN`: the stablecoin leaves the customer's wallet at once. */
   createOffRamp(body: BffOffRampRequest, options: WriteOptions): Promise<Transaction>;
+  /** 201 with `state.status = TRANSFERRING_STABLECOIN`: a withdrawal from the session customer's wallet to an outside address. */
+  createTransfer(body: BffTransferRequest, options: WriteOptions): Promise<Transaction>;
   getTransaction(id: string, options?: ReadOptions): Promise<Transaction>;
   listTransactions(query?: PageQuery, options?: ReadOptions): Promise<Page<Transaction>>;
   listBankAccounts(query?: PageQuery, options?: ReadOptions): Promise<Page<BankAccount>>;
@@ -139,6 +141,8 @@ export function createBffClient(options: BffClientOptions): BffClient {
       json<Transaction>(http.post('transactions/on-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     createOffRamp: (body, { idempotencyKey, signal }) =>
       json<Transaction>(http.post('transactions/off-ramp', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
+    createTransfer: (body, { idempotencyKey, signal }) =>
+      json<Transaction>(http.post('transactions/transfer', { json: body, headers: { 'idempotency-key': idempotencyKey }, signal })),
     getTransaction: (id, { signal } = {}) => json<Transaction>(http.get(`transactions/${encodeURIComponent(id)}`, { signal })),
     listTransactions: (query = {}, { signal } = {}) =>
       json<Page<Transaction>>(http.get('transactions', { searchParams: pageParams(query), signal })),

@@ -161,3 +161,5 @@ export type Transaction = z.infer<typeof TransactionSchema>;
 /** What the browser sends to /bff/transactions/on-ramp: the session decides the customer. */
 export type BffOnRampRequest = Omit<OnRampRequest, 'customerId' | 'partnerFeeId'>;
 export type BffOffRampRequest = Omit<OffRampRequest, 'partnerFeeId'>;
+/** What the browser sends to /bff/transactions/transfer: the session is the sender, and `to` an outside address. */
+export type BffTransferRequest = Omit<TransferRequest, 'from'>;

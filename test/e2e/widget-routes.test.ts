@@ -58,8 +58,8 @@ const pastEdge = (page: Page) =>
   });
 
 const cases = [
-  { width: 1280, path: '/en.html', nav: 'Ramp: buy, sell and history', title: 'Pay by bank transfer', copied: 'Copied', mobile: false },
-  { width: 320, path: '/pt.html', nav: 'Ramp: comprar, vender e histórico', title: 'Pagar por transferência bancária', copied: 'Copiado', mobile: true },
+  { width: 1280, path: '/en.html', nav: 'Ramp: buy, sell, wallet and history', title: 'Pay by bank transfer', copied: 'Copied', mobile: false },
+  { width: 320, path: '/pt.html', nav: 'Ramp: comprar, vender, carteira e histórico', title: 'Pagar por transferência bancária', copied: 'Copiado', mobile: true },
 ] as const;
 
 describe('<ramp-widget>: locks go where their quote says', () => {
@@ -129,6 +129,63 @@ describe('<ramp-widget>: locks go where their quote says', () => {
       await page.waitForSelector(`${w} ramp-offramp [data-testid=add-account]`, { timeout: 20_000 });
       assert.equal(await page.locator(`${w} ramp-pix-checkout`).count(), 0);
       assert.equal(await page.getAttribute(`${w} [data-view=sell]`, 'aria-pressed'), 'true');
+      assert.deepEqual(await pastEdge(page), [], 'nothing past the screen');
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+});
+
+describe('<ramp-widget>: wallet, withdrawal and history', () => {
+  const outside = '0x52908400098527886E0F7030069857D2E4169EE7';
+  const walletCases = [
+    { width: 1280, path: '/en.html', mobile: false, confirm: 'Confirm your withdrawal', transfer: 'Transfer', amount: '12.5' },
+    { width: 320, path: '/pt.html', mobile: true, confirm: 'Confirme seu saque', transfer: 'Transferência', amount: '12,5' },
+  ] as const;
+  for (const c of walletCases) {
+    test(`the wallet shows the address and balance; a withdrawal is confirmed, sent, and opens in the history (${c.width} px, ${c.path})`, async () => {
+      const customerId = await approvedCustomer();
+      await fund(ramp, customerId, '40');
+      const context = await browser.newContext({ viewport: { width: c.width, height: 900 }, isMobile: c.mobile, hasTouch: c.mobile });
+      await context.addInitScript('globalThis.__name = (f) => f;');
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${host.origin}${c.path}?session=${encodeURIComponent(await host.mintSession(customerId))}`);
+      const w = 'ramp-widget';
+      await page.waitForSelector(`${w} [data-view=wallet]`, { timeout: 20_000 });
+      await page.click(`${w} [data-view=wallet]`);
+      await page.waitForSelector(`${w} [data-chain=POLYGON]`, { timeout: 20_000 });
+      const customer = await readApi(ramp, `/v2/customers/${customerId}`);
+      const polygon = customer.wallets.find((x: { blockchain: string }) => x.blockchain === 'POLYGON');
+      assert.equal(await page.inputValue(`${w} [data-address=POLYGON]`), polygon.address);
+      assert.equal(await page.locator(`${w} [data-chain=POLYGON] svg[role=img]`).count(), 1);
+      assert.match((await page.textContent(`${w} [data-chain=POLYGON] [data-balance=USDC]`)) ?? '', /40[.,]00/);
+      assert.deepEqual(await pastEdge(page), [], 'nothing past the screen');
+
+      await page.click(`${w} [data-action=withdraw]`);
+      await page.fill(`${w} #withdraw-amount`, c.amount);
+      await page.fill(`${w} #withdraw-to`, outside);
+      await page.click(`${w} [data-action=review]`);
+      await page.waitForSelector(`${w} [data-confirm=to]`, { timeout: 10_000 });
+      assert.equal((await page.textContent(`${w} #wallet-step-title`))?.trim(), c.confirm);
+      assert.equal((await page.textContent(`${w} [data-confirm=to]`))?.trim(), outside);
+      assert.equal((await readApi(ramp, `/v2/transactions?customerId=${customerId}&type=TRANSFER`)).data.length, 0, 'nothing sent before the confirmation');
+      await page.focus(`${w} [data-action=send]`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${w} [part=withdraw-sent]`, { timeout: 20_000 });
+      const [sent] = (await readApi(ramp, `/v2/transactions?customerId=${customerId}&type=TRANSFER`)).data;
+      assert.equal(sent.request.to, outside);
+      assert.equal(sent.request.amount, '12.500000');
+      await page.waitForSelector(`${w} [part=withdraw-sent] [data-status=SUCCESS]`, { timeout: 30_000 });
+
+      await page.click(`${w} [data-action=history]`);
+      await page.waitForSelector(`${w} [data-open="${sent.id}"]`, { timeout: 20_000 });
+      assert.match((await page.textContent(`${w} [data-open="${sent.id}"]`)) ?? '', new RegExp(c.transfer));
+      await page.focus(`${w} [data-open="${sent.id}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`${w} [data-detail="${sent.id}"]`, { timeout: 10_000 });
+      assert.match((await page.textContent(`${w} [data-detail="${sent.id}"]`)) ?? '', new RegExp(outside));
       assert.deepEqual(await pastEdge(page), [], 'nothing past the screen');
       assert.deepEqual(errors, []);
       await context.close();

@@ -148,6 +148,7 @@ function bffOperations(): Operation[] {
     op('POST', '/bff/customers', { body: { kind: 'json', schema: ref('CreateCustomer') }, as: 'onboarding' }),
     op('POST', '/bff/transactions/on-ramp', { body: { kind: 'json', schema: ref('OnRampRequest') } }),
     op('POST', '/bff/transactions/off-ramp', { body: { kind: 'json', schema: ref('OffRampRequest') } }),
+    op('POST', '/bff/transactions/transfer', { body: { kind: 'json', schema: ref('TransferRequest') } }),
     op('GET', '/bff/transactions', { query: page }),
     op('GET', '/bff/transactions/{id}'),
     op('GET', '/bff/bank-accounts', { query: page }),
@@ -270,6 +271,7 @@ function templates(): Record<string, () => unknown> {
     'bff POST /bff/transactions/on-ramp': () => onRamp,
     'bff POST /bff/transactions/off-ramp': () => offRamp,
     'bff POST /bff/bank-accounts': () => bffAccount,
+    'bff POST /bff/transactions/transfer': () => ({ currency: 'USDC', to: '0x52908400098527886E0F7030069857D2E4169EE7', amount: '0.000001', blockchain: 'ETHEREUM' }),
   };
 }
 

@@ -218,6 +218,7 @@ describe('BFF bodies', () => {
       for (const [who, path] of [
         [bound, '/bff/transactions/on-ramp'],
         [bound, '/bff/transactions/off-ramp'],
+        [bound, '/bff/transactions/transfer'],
         [bound, '/bff/bank-accounts'],
         [bound, '/bff/exchange-rates'],
         [onboarding, '/bff/customers'],

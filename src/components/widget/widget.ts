@@ -1,6 +1,6 @@
 // <ramp-widget>: the whole flow in one tag. Onboarding (resuming from the server's state), then buy (quote → lock → PIX
 // checkout, or bank-transfer instructions for SEPA/SWIFT) or sell (quote → lock → off-ramp with its bank picker), and the
-// customer's transaction history. A lock goes where its quote says (its currencies and rail), never by the tab it came from. The inner
+// customer's wallet (addresses, balances, a withdrawal) and transaction history with each one's detail. A lock goes where its quote says (its currencies and rail), never by the tab it came from. The inner
 // components get session, API base and language from it by context, and each is fetched only when its view opens.
 import { ContextProvider } from '@lit/context';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
@@ -9,18 +9,20 @@ import type { Quote } from '../../contract/exchange-rates';
 import type { Transaction } from '../../contract/transactions';
 import { defaultApiBase } from '../../client/api-base';
 import { createBffClient } from '../../client/bff-client';
-import { formatInstant, I18nController, type Bundle } from '../../i18n';
+import { I18nController, type Bundle } from '../../i18n';
 import { RampElement } from '../ramp-element';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 import { controlStyles } from '../controls.styles';
 import { rampContext } from './context';
-import { stepLabelKey } from '../transaction/labels';
+import { panelStyles } from './panels.styles';
+import type { HistoryPanel, WalletPanel } from './panels';
 import { css } from 'lit';
 
-export type WidgetView = 'loading' | 'onboarding' | 'home' | 'buy' | 'sell' | 'pay' | 'cash-out' | 'history';
+export type WidgetView = 'loading' | 'onboarding' | 'home' | 'buy' | 'sell' | 'pay' | 'cash-out' | 'wallet' | 'history';
+type Tab = 'buy' | 'sell' | 'wallet' | 'history';
 
 /** The tab a view belongs to: paying is part of buying, cashing out part of selling. */
-const tabOf: Partial<Record<WidgetView, 'buy' | 'sell' | 'history'>> = { home: 'buy', buy: 'buy', pay: 'buy', sell: 'sell', 'cash-out': 'sell', history: 'history' };
+const tabOf: Partial<Record<WidgetView, Tab>> = { home: 'buy', buy: 'buy', pay: 'buy', sell: 'sell', 'cash-out': 'sell', wallet: 'wallet', history: 'history' };
 
 /** Where a locked quote is redeemed: a stablecoin given up is a sale (the off-ramp's bank picker); fiat paid in is a buy (PIX or a bank transfer, the checkout follows the quote's rail). */
 export const viewForLock = (quote: Pick<Quote, 'sourceCurrency'>): WidgetView => (quote.sourceCurrency === 'USDC' || quote.sourceCurrency === 'USDT' ? 'cash-out' : 'pay');
@@ -34,6 +36,10 @@ const views: Partial<Record<WidgetView, () => Promise<unknown>>> = {
   pay: () => import('../../elements/pix-checkout'),
   'cash-out': () => import('../../elements/offramp'),
 };
+
+/** The wallet and history views' own code, fetched once when either first opens. */
+let panels: typeof import('./panels') | undefined;
+const loadPanels = () => import('./panels').then((m) => (panels = m));
 
 const optionalAttribute = {
   fromAttribute: (value: string | null) => value ?? '',
@@ -49,9 +55,16 @@ const optionalAttribute = {
  * @fires ramp-transaction-updated - From the checkout or off-ramp inside, up to SUCCESS or a failure.
  * @fires ramp-error - From any component inside.
  * @csspart base - The widget's frame.
- * @csspart nav - The buy / sell / history tabs (the one direction switch: the quote inside hides its own).
+ * @csspart nav - The buy / sell / wallet / history tabs (the one direction switch: the quote inside hides its own).
  * @csspart tab - One tab button; the selected one also has `tab-selected`.
- * @csspart history - The list of the customer's transactions.
+ * @csspart history - The list of the customer's transactions, one button per row that opens its detail.
+ * @csspart history-detail - One transaction's detail: status, amounts, rail and network, receipt link and hash, payment details.
+ * @csspart wallets - The list of the customer's wallets, one per chain.
+ * @csspart wallet - One chain's wallet: its address (copy button, QR code, explorer link) and balances.
+ * @csspart qr - The QR code of a wallet address.
+ * @csspart withdraw - The withdrawal form (network, stablecoin, amount, destination address).
+ * @csspart withdraw-confirm - The confirmation that repeats the withdrawal before it is sent.
+ * @csspart withdraw-sent - The sent withdrawal and its status.
  * @cssprop --ramp-widget-background - Background of the widget's frame (default `--ramp-color-surface`).
  */
 export class RampWidget extends RampElement {
@@ -59,6 +72,7 @@ export class RampWidget extends RampElement {
     themeTokens,
     visuallyHidden,
     controlStyles,
+    panelStyles,
     css`
       :host { display: block; }
       /* The frame paints its own surface: the text colour follows the theme, so the page's background cannot be trusted (dark text on a dark page, light on white). */
@@ -71,8 +85,6 @@ export class RampWidget extends RampElement {
         border-color: var(--_button-background, var(--_color-primary));
         box-shadow: inset 0 -3px 0 var(--_color-text);
       }
-      .history { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.5rem; }
-      .history li { display: flex; justify-content: space-between; gap: 1rem; }
     `,
   ];
 
@@ -97,13 +109,14 @@ export class RampWidget extends RampElement {
   @state() private view: WidgetView = 'loading';
   @state() private quote: Quote | undefined;
   @state() private exchangeRateId = '';
-  @state() private transactions: readonly Transaction[] | undefined;
+  private historyPanel: HistoryPanel | undefined;
+  private walletPanel: WalletPanel | undefined;
 
   private readonly i18n = new I18nController(this);
   private readonly provider = new ContextProvider(this, { context: rampContext, initialValue: { session: '', apiBase: '', lang: '' } });
   private probed = '';
 
-  /** The view shown now (`onboarding`, `home`, `buy`, `sell`, `pay`, `cash-out`, `history`). */
+  /** The view shown now (`onboarding`, `home`, `buy`, `sell`, `pay`, `cash-out`, `wallet`, `history`). */
   get currentView(): WidgetView {
     return this.view;
   }
@@ -114,6 +127,7 @@ export class RampWidget extends RampElement {
   }
 
   protected override pendingCode(): Promise<unknown> | undefined {
+    if (this.view === 'wallet' || this.view === 'history') return panels ? undefined : loadPanels();
     return views[this.view]?.();
   }
 
@@ -123,6 +137,7 @@ export class RampWidget extends RampElement {
       this.provider.setValue({ session: this.session, apiBase: this.apiBase, lang: this.lang, renew: this.renewForInside });
     }
     if (this.session && this.view === 'loading' && this.probed !== this.session) void this.resume();
+    if (changed.get('view') === 'wallet' && this.view !== 'wallet') this.walletPanel?.leave();
   }
 
   /** A component inside got a 401: renew once for all, and answer once the new token has reached every one of them. */
@@ -184,14 +199,24 @@ export class RampWidget extends RampElement {
     inner?.shadowRoot?.querySelector<HTMLElement>('[part~="title"]')?.focus();
   }
 
-  private async showHistory(): Promise<void> {
+  private showHistory = async (): Promise<void> => {
     this.view = 'history';
-    this.transactions = undefined;
-    try {
-      this.transactions = (await this.client().listTransactions({ size: 20 })).data;
-    } catch {
-      this.transactions = [];
-    }
+    const m = await loadPanels();
+    this.historyPanel ??= new m.HistoryPanel(this, this.i18n, () => this.client());
+    await this.historyPanel.load();
+  };
+
+  private async showWallet(): Promise<void> {
+    this.view = 'wallet';
+    const m = await loadPanels();
+    this.walletPanel ??= new m.WalletPanel(this, this.i18n, () => this.client(), () => void this.showHistory().then(() => this.focusTitle()));
+    await this.walletPanel.load();
+  }
+
+  /** After a change of view made from inside it (a withdrawal's "open history"), focus goes to the new view's heading. */
+  private async focusTitle(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#history-title')?.focus();
   }
 
   protected override render(): TemplateResult {
@@ -212,13 +237,14 @@ export class RampWidget extends RampElement {
 
   private renderNav(): TemplateResult {
     const selected = tabOf[this.view];
-    const button = (view: 'buy' | 'sell' | 'history', label: string, go: () => void) =>
+    const button = (view: Tab, label: string, go: () => void) =>
       html`<button type="button" class="button" part=${selected === view ? 'tab tab-selected' : 'tab'} data-view=${view} aria-pressed=${selected === view ? 'true' : 'false'} @click=${go}>
         ${label}
       </button>`;
     return html`<nav part="nav" class="nav" aria-label=${this.i18n.t('widget.nav')}>
       ${button('buy', this.i18n.t('quote.direction.buy'), () => (this.view = 'buy'))}
       ${button('sell', this.i18n.t('quote.direction.sell'), () => (this.view = 'sell'))}
+      ${button('wallet', this.i18n.t('widget.tab.wallet'), () => void this.showWallet())}
       ${button('history', this.i18n.t('tx.history'), () => void this.showHistory())}
     </nav>`;
   }
@@ -239,21 +265,12 @@ export class RampWidget extends RampElement {
         return html`<ramp-pix-checkout exchange-rate-id=${this.exchangeRateId} .quote=${this.quote} ?sandbox=${this.sandbox} theme=${theme}></ramp-pix-checkout>`;
       case 'cash-out':
         return html`<ramp-offramp exchange-rate-id=${this.exchangeRateId} .quote=${this.quote} theme=${theme}></ramp-offramp>`;
+      case 'wallet':
+        return this.walletPanel?.render() ?? html`<p role="status">${this.i18n.t('wallet.loading')}</p>`;
       case 'history':
-        return this.renderHistory();
+        return html`<h2 id="history-title" class="visually-hidden" tabindex="-1">${this.i18n.t('tx.history')}</h2>
+          ${this.historyPanel?.render() ?? html`<p role="status">${this.i18n.t('tx.history.loading')}</p>`}`;
     }
-  }
-
-  private renderHistory(): TemplateResult {
-    if (!this.transactions) return html`<p role="status">${this.i18n.t('tx.history.loading')}</p>`;
-    if (!this.transactions.length) return html`<p>${this.i18n.t('tx.history.empty')}</p>`;
-    return html`<ul class="history" part="history">
-      ${this.transactions.map(
-        (t) => html`<li data-transaction=${t.id}>
-          <span>${formatInstant(t.createdAt, this.i18n.locale)}</span><span data-status=${t.state.status}>${this.i18n.t(stepLabelKey(t.type, t.state.status))}</span>
-        </li>`,
-      )}
-    </ul>`;
   }
 }
 

@@ -232,9 +232,9 @@ describe('<ramp-widget>', () => {
   describe('one direction switch', () => {
     afterEach(() => setViewport({ width: 800, height: 600 }));
     for (const [lang, nav, buy, sell] of [
-      ['en', 'Ramp: buy, sell and history', 'Buy', 'Sell'],
-      ['pt-BR', 'Ramp: comprar, vender e histórico', 'Comprar', 'Vender'],
-      ['es', 'Ramp: comprar, vender e historial', 'Comprar', 'Vender'],
+      ['en', 'Ramp: buy, sell, wallet and history', 'Buy', 'Sell'],
+      ['pt-BR', 'Ramp: comprar, vender, carteira e histórico', 'Comprar', 'Vender'],
+      ['es', 'Ramp: comprar, vender, billetera e historial', 'Comprar', 'Vender'],
     ] as const) {
       for (const width of [1280, 320]) {
         it(`the tabs are a labelled nav with the selected one visibly marked, and the quote has no switch of its own (${lang}, ${width} px)`, async () => {

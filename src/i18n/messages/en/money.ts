@@ -1,4 +1,6 @@
 // English messages, money bundle (quotes, the PIX checkout, the off-ramp and transactions): the reference; every other language has exactly these keys.
+import { wallet } from './wallet';
+
 export const money = {
   'quote.title.buy': 'Buy {coin}',
   'quote.title.sell': 'Sell {coin}',
@@ -304,8 +306,9 @@ export const money = {
   'tx.form.invalid.one': '{count} field needs your attention.',
   'tx.form.invalid.other': '{count} fields need your attention.',
   'tx.newTab': '(opens in a new tab)',
-  'widget.nav': 'Ramp: buy, sell and history',
+  'widget.nav': 'Ramp: buy, sell, wallet and history',
   'tx.history': 'History',
   'tx.history.empty': 'No transactions yet.',
   'tx.history.loading': 'Loading your transactions…',
+  ...wallet,
 } as const;

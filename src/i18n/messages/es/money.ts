@@ -1,5 +1,6 @@
 // Spanish messages, money bundle: typed against the English bundle, so a missing or extra key does not compile.
 import type { BundleMessages } from '../../catalogue';
+import { wallet } from './wallet';
 
 export const money: BundleMessages<'money'> = {
   'quote.title.buy': 'Comprar {coin}',
@@ -304,8 +305,9 @@ export const money: BundleMessages<'money'> = {
   'tx.form.invalid.one': '{count} campo necesita tu atención.',
   'tx.form.invalid.other': '{count} campos necesitan tu atención.',
   'tx.newTab': '(se abre en una pestaña nueva)',
-  'widget.nav': 'Ramp: comprar, vender e historial',
+  'widget.nav': 'Ramp: comprar, vender, billetera e historial',
   'tx.history': 'Historial',
   'tx.history.empty': 'Aún no hay transacciones.',
   'tx.history.loading': 'Cargando tus transacciones…',
+  ...wallet,
 };

@@ -1,5 +1,6 @@
 // Brazilian Portuguese messages, money bundle: typed against the English bundle, so a missing or extra key does not compile.
 import type { BundleMessages } from '../../catalogue';
+import { wallet } from './wallet';
 
 export const money: BundleMessages<'money'> = {
   'quote.title.buy': 'Comprar {coin}',
@@ -306,8 +307,9 @@ export const money: BundleMessages<'money'> = {
   'tx.form.invalid.one': '{count} campo precisa da sua atenção.',
   'tx.form.invalid.other': '{count} campos precisam da sua atenção.',
   'tx.newTab': '(abre em uma nova aba)',
-  'widget.nav': 'Ramp: comprar, vender e histórico',
+  'widget.nav': 'Ramp: comprar, vender, carteira e histórico',
   'tx.history': 'Histórico',
   'tx.history.empty': 'Nenhuma transação ainda.',
   'tx.history.loading': 'Carregando suas transações…',
+  ...wallet,
 };
