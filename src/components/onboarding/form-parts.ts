@@ -1,0 +1,95 @@
+// The controls the onboarding forms share (the customer step, the additional information, the parties): a text input,
+// a date, and the tax id that formats itself as the user types. Each form keeps its own state and wires it in here.
+import { html, nothing, type TemplateResult } from 'lit';
+import { isoDay } from '../../contract/customer-rules';
+import { reformatTaxId, taxIdMaxLength, type TaxIdKind } from './format';
+
+/** How a control is tied to its form: its name and id, its hint and error, its value and handlers. */
+export interface Wiring {
+  id: string;
+  name: string;
+  required: boolean;
+  invalid: boolean;
+  describedBy: string | typeof nothing;
+  /** What `.value` binds: the model's value, or `live(value)` where the input may hold something else. */
+  value: unknown;
+  onInput: (event: InputEvent) => void;
+  onBlur: (event: FocusEvent) => void;
+}
+
+export interface TextKind {
+  type?: 'text' | 'email' | 'url' | undefined;
+  inputmode?: string | undefined;
+  autocomplete: string;
+  spellcheck?: 'false' | undefined;
+  maxlength: number;
+}
+
+export function textInput(w: Wiring, kind: TextKind): TemplateResult {
+  return html`<input
+    id=${w.id}
+    name=${w.name}
+    part="input"
+    type=${kind.type ?? 'text'}
+    inputmode=${kind.inputmode ?? nothing}
+    autocomplete=${kind.autocomplete}
+    spellcheck=${kind.spellcheck ?? nothing}
+    maxlength=${kind.maxlength}
+    ?required=${w.required}
+    aria-invalid=${w.invalid ? 'true' : 'false'}
+    aria-describedby=${w.describedBy}
+    .value=${w.value}
+    @input=${w.onInput}
+    @blur=${w.onBlur}
+  />`;
+}
+
+/** A day from 1900 to today; `change` as well as `input`, for the browsers whose picker sends only the first. */
+export function dateInput(w: Wiring, autocomplete?: string): TemplateResult {
+  return html`<input
+    id=${w.id}
+    name=${w.name}
+    part="input"
+    type="date"
+    min="1900-01-01"
+    max=${isoDay(new Date())}
+    autocomplete=${autocomplete ?? nothing}
+    ?required=${w.required}
+    aria-invalid=${w.invalid ? 'true' : 'false'}
+    aria-describedby=${w.describedBy}
+    .value=${w.value}
+    @input=${w.onInput}
+    @change=${w.onInput}
+    @blur=${w.onBlur}
+  />`;
+}
+
+/** The numeric keyboard for a CPF (digits only); a CNPJ may hold letters, another country's id anything. */
+export function taxIdInput(w: Wiring, kind: TaxIdKind): TemplateResult {
+  return html`<input
+    id=${w.id}
+    name=${w.name}
+    part="input"
+    type="text"
+    inputmode=${kind === 'cpf' ? 'numeric' : 'text'}
+    autocomplete="off"
+    autocapitalize="characters"
+    spellcheck="false"
+    maxlength=${taxIdMaxLength[kind]}
+    ?required=${w.required}
+    aria-invalid=${w.invalid ? 'true' : 'false'}
+    aria-describedby=${w.describedBy}
+    .value=${w.value}
+    @input=${w.onInput}
+    @blur=${w.onBlur}
+  />`;
+}
+
+/** Formats the tax id as typed, keeping the caret where the user is; returns the value for the form's model. */
+export function taxIdTyped(event: InputEvent, kind: TaxIdKind, previous: string, root: DocumentOrShadowRoot | null): string {
+  const input = event.target as HTMLInputElement;
+  const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, previous, event.inputType);
+  if (input.value !== edit.value) input.value = edit.value;
+  if (root?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
+  return edit.value;
+}
