@@ -2,7 +2,7 @@
 // a date, and the tax id that formats itself as the user types. Each form keeps its own state and wires it in here.
 import { html, nothing, type TemplateResult } from 'lit';
 import { isoDay } from '../../contract/customer-rules';
-import { reformatTaxId, taxIdMaxLength, type TaxIdKind } from './format';
+import { taxIdMaxLength, type TaxIdKind } from './format';
 
 /** How a control is tied to its form: its name and id, its hint and error, its value and handlers. */
 export interface Wiring {
@@ -83,13 +83,4 @@ export function taxIdInput(w: Wiring, kind: TaxIdKind): TemplateResult {
     @input=${w.onInput}
     @blur=${w.onBlur}
   />`;
-}
-
-/** Formats the tax id as typed, keeping the caret where the user is; returns the value for the form's model. */
-export function taxIdTyped(event: InputEvent, kind: TaxIdKind, previous: string, root: DocumentOrShadowRoot | null): string {
-  const input = event.target as HTMLInputElement;
-  const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, previous, event.inputType);
-  if (input.value !== edit.value) input.value = edit.value;
-  if (root?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-  return edit.value;
 }

@@ -4,9 +4,9 @@ import { live } from 'lit/directives/live.js';
 import { ProblemError } from '../../client/bff-client';
 import type { AssociatedParty } from '../../contract/kyc';
 import { addressFields, type AddressField } from './address-fields';
-import { refitTaxId } from './format';
+import { refitTaxId, taxIdTyped } from './format';
 import { FormStep } from './form-step';
-import { dateInput, taxIdInput, taxIdTyped, textInput, type Wiring } from './form-parts';
+import { dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
 import {
   allowedRoles,
   canHaveShareholders,
