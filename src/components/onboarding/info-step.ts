@@ -5,7 +5,7 @@ import { alpha3ToAlpha2 } from '../../contract/countries';
 import { addressFields, type AddressField } from './address-fields';
 import { countryOptions } from './countries';
 import { FormStep } from './form-step';
-import { textInput, type Wiring } from './form-parts';
+import { checkboxGroup, textInput, type Wiring } from './form-parts';
 import { autocomplete, infoErrorText, infoHint, infoLabel, optionLabel } from './info-labels';
 import {
   BUSINESS_SOURCES,
@@ -249,39 +249,22 @@ export class InfoStep extends FormStep<InfoField, InfoError> {
 
   private listGroup(field: ListField): TemplateResult {
     const id = infoId(field);
-    const error = this.visibleError(field);
     const chosen = this.form().lists[field];
-    return html`
-      <fieldset
-        part="group field-${field}"
-        class="group"
-        id=${id}
-        data-testid=${id}
-        aria-describedby=${[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}
-      >
-        <legend>${this.label(field)}</legend>
-        <p id="${id}-hint" part="hint" class="hint">${this.ctx.t('info.listHint')}</p>
-        <div class="choices">
-          ${optionsWith(LIST_OPTIONS[field], chosen).map(
-            (option, i) => html`
-              <label class="choice" part="choice">
-                <input
-                  type="checkbox"
-                  id="${id}-${i}"
-                  name=${field}
-                  value=${option}
-                  data-testid="${field}-${option}"
-                  .checked=${live(chosen.includes(option))}
-                  @change=${this.onListChange}
-                />
-                <span>${optionLabel(this.ctx, option)}</span>
-              </label>
-            `,
-          )}
-        </div>
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </fieldset>
-    `;
+    return checkboxGroup({
+      id,
+      field,
+      name: field,
+      legend: this.label(field),
+      hint: this.ctx.t('info.listHint'),
+      hintPart: true,
+      testid: id,
+      error: this.visibleError(field),
+      options: optionsWith(LIST_OPTIONS[field], chosen),
+      label: (option) => optionLabel(this.ctx, option),
+      boxTestid: (option) => `${field}-${option}`,
+      checked: (option) => chosen.includes(option),
+      onChange: this.onListChange,
+    });
   }
 
   private regulatedGroup(): TemplateResult {

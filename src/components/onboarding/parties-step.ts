@@ -6,7 +6,7 @@ import type { AssociatedParty } from '../../contract/kyc';
 import { addressFields, type AddressField } from './address-fields';
 import { refitTaxId, taxIdTyped } from './format';
 import { FormStep } from './form-step';
-import { dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
+import { checkboxGroup, dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
 import {
   allowedRoles,
   canHaveShareholders,
@@ -141,37 +141,22 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   }
 
   private renderRoles(values: PartyValues): TemplateResult {
-    const allowed = allowedRoles(values.type, false);
-    const error = this.visibleError('roles');
-    const id = partyId('roles');
-    return html`
-      <fieldset part="group field-roles" class="group" id=${id} aria-describedby=${[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}>
-        <legend>${this.ctx.t('parties.roles.legend')}</legend>
-        <p id="${id}-hint" class="hint">
-          ${values.type === 'BUSINESS' ? this.ctx.t('parties.role.individualOnly') : this.ctx.t('info.listHint')}
-        </p>
-        <div class="choices">
-          ${ROLES.map(
-            (role, i) => html`
-              <label class="choice" part="choice">
-                <input
-                  type="checkbox"
-                  id="${id}-${i}"
-                  name="party-role"
-                  value=${role}
-                  data-testid="party-role-${role}"
-                  ?disabled=${!allowed.includes(role)}
-                  .checked=${live(values.roles.includes(role))}
-                  @change=${this.onRole}
-                />
-                <span>${this.ctx.t(`parties.role.${role}`)}</span>
-              </label>
-            `,
-          )}
-        </div>
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </fieldset>
-    `;
+    const allowed: readonly string[] = allowedRoles(values.type, false);
+    return checkboxGroup({
+      id: partyId('roles'),
+      field: 'roles',
+      name: 'party-role',
+      legend: this.ctx.t('parties.roles.legend'),
+      hint: values.type === 'BUSINESS' ? this.ctx.t('parties.role.individualOnly') : this.ctx.t('info.listHint'),
+      hintPart: false,
+      error: this.visibleError('roles'),
+      options: ROLES,
+      label: (role) => this.ctx.t(`parties.role.${role as Role}`),
+      boxTestid: (role) => `party-role-${role}`,
+      checked: (role) => (values.roles as readonly string[]).includes(role),
+      disabled: (role) => !allowed.includes(role),
+      onChange: this.onRole,
+    });
   }
 
   private shell(field: PartyField, label: string, hint?: string): FieldShell {
@@ -291,8 +276,11 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   // ── actions ──
 
   async open(parentId?: string): Promise<void> {
-    const country = this.ctx.customer?.country ?? 'BRA';
-    this.values = emptyParty(parentId, country);
+    await this.openForm(emptyParty(parentId, this.ctx.customer?.country ?? 'BRA'));
+  }
+
+  private async openForm(values: PartyValues): Promise<void> {
+    this.values = values;
     this.startOver();
     this.alert = undefined;
     this.continueError = false;
@@ -307,12 +295,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
 
   /** Opens the form on a party already added, to correct it. */
   async edit(party: AssociatedParty): Promise<void> {
-    this.values = partyValues(party, this.ctx.locale);
-    this.startOver();
-    this.alert = undefined;
-    this.continueError = false;
-    this.update();
-    await this.ctx.focus('#party-form-title');
+    await this.openForm(partyValues(party, this.ctx.locale));
   }
 
   async remove(party: AssociatedParty): Promise<void> {
