@@ -1,5 +1,6 @@
 // The two ways a BFF call fails: the server said no (a typed RFC 9457 problem) or the server could not be reached.
 import type { Problem } from '../contract/common';
+import type { RampErrorDetail } from '../events/error';
 
 export interface FieldProblem {
   path: string;
@@ -70,4 +71,17 @@ function isFieldProblem(value: unknown): value is FieldProblem {
 /** Whether a parsed body has the problem+json shape of the contract. */
 export function isProblem(value: unknown): value is Problem {
   return isRecord(value) && typeof value.status === 'number' && typeof value.code === 'string' && typeof value.title === 'string';
+}
+
+/** The `ramp-error` detail for a failure the user cannot fix here: the problem as the server said it, or a network or client error. */
+export function errorDetailFor(error: unknown, operation: string): RampErrorDetail {
+  if (error instanceof ProblemError) {
+    return { code: error.code, status: error.status, detail: error.detail, operation, ...(error.requestId ? { requestId: error.requestId } : {}) };
+  }
+  return {
+    code: error instanceof NetworkError ? 'NETWORK_ERROR' : 'CLIENT_ERROR',
+    status: null,
+    detail: error instanceof Error ? error.message : String(error),
+    operation,
+  };
 }

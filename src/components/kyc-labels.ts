@@ -1,5 +1,5 @@
 // Translated names of what KYC talks about (document types, requirements, reject labels), shared by the three KYC components.
-import type { MessageKey, MessageParams } from '../i18n';
+import type { I18nController, MessageKey, MessageParams } from '../i18n';
 
 /** Keys whose text takes no parameters, so they can be chosen at run time and still type-check in `t()`. */
 export type PlainMessageKey = { [K in MessageKey]: [MessageParams<K>] extends [never] ? K : never }[MessageKey];
@@ -58,4 +58,17 @@ export function rejectLabelKey(label: string): PlainMessageKey | undefined {
 export function rejectionText(i18n: { t: (key: PlainMessageKey) => string }, labels: readonly string[] | undefined): string {
   const words = new Set((labels ?? []).map((label) => i18n.t(rejectLabelKey(label) ?? 'kyc.rejectLabel.other')));
   return words.size ? [...words].join(' ') : i18n.t('kyc.rejectLabel.other');
+}
+
+/** A requirement's or document's status in words; a status this version does not know reads as `fallback` makes it. */
+export function statusText(i18n: I18nController, status: string, fallback: (status: string) => string = (s) => s): string {
+  switch (status) {
+    case 'NOT_SENT':
+    case 'SENT':
+    case 'APPROVED':
+    case 'REJECTED':
+      return i18n.t(`uploader.status.${status}`);
+    default:
+      return fallback(status);
+  }
 }

@@ -1,6 +1,6 @@
 // The words of <ramp-document-uploader>: type, zone, status and error labels in the user's language, and each requirement's hint.
 import type { I18nController } from '../../i18n';
-import { humanize, requirementKey, type PlainMessageKey } from '../kyc-labels';
+import { humanize, requirementKey, statusText, type PlainMessageKey } from '../kyc-labels';
 import type { RequirementLike, Side } from './requirements';
 import type { UploadError } from './upload-queue';
 
@@ -32,16 +32,9 @@ export function zoneLabel(i18n: I18nController, type: string, side: Side | undef
   return side ? i18n.t('uploader.zone.side', { type: label, side: i18n.t(`uploader.side.${side}`) }) : label;
 }
 
+/** A document's status; one this version does not know shows as the server wrote it. */
 export function statusLabel(i18n: I18nController, status: string): string {
-  switch (status) {
-    case 'NOT_SENT':
-    case 'SENT':
-    case 'APPROVED':
-    case 'REJECTED':
-      return i18n.t(`uploader.status.${status}`);
-    default:
-      return status;
-  }
+  return statusText(i18n, status);
 }
 
 export function errorText(i18n: I18nController, error: UploadError): string {

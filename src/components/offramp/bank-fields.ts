@@ -5,7 +5,7 @@ import type { I18nController } from '../../i18n';
 import { countryOptions } from '../onboarding/countries';
 import { taxIdMaxLength } from '../onboarding/format';
 import { fieldLabelKeys, keyHintKeys, keyTypeKeys, relationshipKeys } from './bank-labels';
-import { holderTaxIdKind, isOptional, pixKeyTypes, relationships, type BankField, type BankForm, type SelfHolder } from './model';
+import { holderTaxIdKind, isOptional, pixKeyTypes, relationships, type BankField, type BankForm, type PixKeyType, type SelfHolder } from './model';
 
 /** What a field shows and does, from the form that owns it. */
 export interface BankFieldsView {
@@ -27,54 +27,39 @@ export interface TextAttributes {
   maxlength?: number;
 }
 
+/** A code the user copies from a document or a bank: upper case, never filled in by the browser. */
+const code = (maxlength: number): TextAttributes => ({ type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength });
+
+/** The PIX key's input, by the kind of key. */
+const keyValueAttributes: Readonly<Record<PixKeyType, TextAttributes>> = {
+  CPF: { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: taxIdMaxLength.cpf },
+  CNPJ: code(taxIdMaxLength.cnpj),
+  EMAIL: { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 77 },
+  PHONE: { type: 'tel', inputmode: 'tel', autocomplete: 'off', maxlength: 20 },
+  EVP: { type: 'text', autocomplete: 'off', maxlength: 36 },
+};
+
+const fieldAttributes: Partial<Readonly<Record<BankField, TextAttributes>>> = {
+  iban: code(42),
+  bic: code(11),
+  accountNumber: code(40),
+  holderName: { type: 'text', autocomplete: 'name', maxlength: 200 },
+  email: { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 254 },
+  legalName: { type: 'text', autocomplete: 'organization', maxlength: 200 },
+  line1: { type: 'text', autocomplete: 'address-line1', maxlength: 200 },
+  city: { type: 'text', autocomplete: 'address-level2', maxlength: 100 },
+  state: { type: 'text', autocomplete: 'address-level1', maxlength: 100 },
+  postalCode: { type: 'text', autocomplete: 'postal-code', maxlength: 20 },
+};
+
 /** A text field's input attributes: the keyboard a phone shows, what the browser may fill in, and the longest value the API takes. */
 export function textAttributes(f: BankForm, field: BankField): TextAttributes {
-  switch (field) {
-    case 'keyValue':
-      switch (f.keyType) {
-        case 'CPF':
-          return { type: 'text', inputmode: 'numeric', autocomplete: 'off', maxlength: taxIdMaxLength.cpf };
-        case 'CNPJ':
-          return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: taxIdMaxLength.cnpj };
-        case 'EMAIL':
-          return { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 77 };
-        case 'PHONE':
-          return { type: 'tel', inputmode: 'tel', autocomplete: 'off', maxlength: 20 };
-        case 'EVP':
-          return { type: 'text', autocomplete: 'off', maxlength: 36 };
-      }
-    case 'taxId':
-      return {
-        type: 'text',
-        inputmode: holderTaxIdKind(f) === 'cpf' ? 'numeric' : undefined,
-        autocomplete: 'off',
-        autocapitalize: 'characters',
-        maxlength: taxIdMaxLength[holderTaxIdKind(f)],
-      };
-    case 'iban':
-      return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 42 };
-    case 'bic':
-      return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 11 };
-    case 'accountNumber':
-      return { type: 'text', autocomplete: 'off', autocapitalize: 'characters', maxlength: 40 };
-    case 'holderName':
-      return { type: 'text', autocomplete: 'name', maxlength: 200 };
-    case 'email':
-      return { type: 'email', inputmode: 'email', autocomplete: 'off', maxlength: 254 };
-    case 'legalName':
-      return { type: 'text', autocomplete: 'organization', maxlength: 200 };
-    case 'line1':
-      return { type: 'text', autocomplete: 'address-line1', maxlength: 200 };
-    case 'city':
-      return { type: 'text', autocomplete: 'address-level2', maxlength: 100 };
-    case 'state':
-      return { type: 'text', autocomplete: 'address-level1', maxlength: 100 };
-    case 'postalCode':
-      return { type: 'text', autocomplete: 'postal-code', maxlength: 20 };
-    default:
-      break;
+  if (field === 'keyValue') return keyValueAttributes[f.keyType];
+  if (field === 'taxId') {
+    const kind = holderTaxIdKind(f);
+    return { ...code(taxIdMaxLength[kind]), inputmode: kind === 'cpf' ? 'numeric' : undefined };
   }
-  return { type: 'text', autocomplete: 'off', maxlength: field === 'name' ? 100 : 140 };
+  return fieldAttributes[field] ?? { type: 'text', autocomplete: 'off', maxlength: field === 'name' ? 100 : 140 };
 }
 
 /** A field's label; the tax id's names the document the holder's country uses (CPF, CNPJ), SWIFT's BIC reads "SWIFT code". */
@@ -138,13 +123,9 @@ function renderBankControl(
   const aria = { invalid: invalid ? 'true' : 'false' };
   switch (field) {
     case 'keyType':
-      return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${view.onKeyTypeChange}>
-        ${pixKeyTypes.map((k) => html`<option value=${k} ?selected=${f.keyType === k}>${i18n.t(keyTypeKeys[k])}</option>`)}
-      </select>`;
+      return choiceSelect(id, field, aria.invalid, describedBy, view.onKeyTypeChange, pixKeyTypes, f.keyType, (k) => i18n.t(keyTypeKeys[k]));
     case 'relationship':
-      return html`<select id=${id} name=${field} part="select" aria-invalid=${aria.invalid} aria-describedby=${describedBy} @change=${view.onSelect}>
-        ${relationships.map((r) => html`<option value=${r} ?selected=${f.relationship === r}>${i18n.t(relationshipKeys[r])}</option>`)}
-      </select>`;
+      return choiceSelect(id, field, aria.invalid, describedBy, view.onSelect, relationships, f.relationship, (r) => i18n.t(relationshipKeys[r]));
     case 'country':
     case 'bankCountry':
       return html`<select
@@ -200,4 +181,20 @@ function renderBankControl(
       />`;
     }
   }
+}
+
+/** A select over a fixed list of choices, one of them always chosen. */
+function choiceSelect<T extends string>(
+  id: string,
+  field: BankField,
+  invalid: string,
+  describedBy: string | typeof nothing,
+  onChange: (event: Event) => void,
+  choices: readonly T[],
+  chosen: T,
+  label: (choice: T) => string,
+): TemplateResult {
+  return html`<select id=${id} name=${field} part="select" aria-invalid=${invalid} aria-describedby=${describedBy} @change=${onChange}>
+    ${choices.map((c) => html`<option value=${c} ?selected=${chosen === c}>${label(c)}</option>`)}
+  </select>`;
 }

@@ -5,9 +5,9 @@ import type { BankAccount } from '../../contract/bank-accounts';
 import type { Quote } from '../../contract/exchange-rates';
 import type { I18nController } from '../../i18n';
 import type { FieldProblemKey } from '../../i18n/problem-words';
-import { purposeKeys } from '../transaction/labels';
 import { placeFieldProblems } from '../transaction/problems';
-import { isPurpose, purposes, type Purpose } from '../transaction/purposes';
+import { purposeSelect } from '../transaction/purpose-select';
+import { isPurpose, type Purpose } from '../transaction/purposes';
 import { identifierText } from './format';
 import { purposeFits, unavailableReason } from './payout';
 
@@ -120,39 +120,26 @@ export class PayoutForm {
 
   render(view: PayoutFormView): TemplateResult {
     const { busy } = view;
-    const error = this.error('purpose');
     const account = this.account();
     const selfOnly = account !== undefined && account.holder.relationship !== 'SELF';
-    const describedBy = ['offramp-purpose-hint', error ? 'offramp-purpose-error' : ''].filter(Boolean).join(' ');
     return html`
       <form part="form" class="section" novalidate aria-busy=${busy ? 'true' : 'false'} data-testid="payout-form" @submit=${view.submit}>
         ${view.alert}
         ${account
           ? html`<p class="muted" data-testid="selected-account">${this.i18n.t('offramp.to')}: ${account.name} · ${identifierText(account, view.keyTypeName)}</p>`
           : nothing}
-        <div part="field field-purpose" class="field">
-          <label part="label" for="offramp-purpose">${this.i18n.t('offramp.purpose.label')}</label>
-          <select
-            id="offramp-purpose"
-            name="purpose"
-            part="select"
-            required
-            data-testid="purpose"
-            aria-invalid=${error ? 'true' : 'false'}
-            aria-describedby=${describedBy}
-            @change=${this.#onChange}
-            @blur=${this.#onBlur}
-          >
-            <option value="" ?selected=${!this.#selected}>${this.i18n.t('offramp.purpose.placeholder')}</option>
-            ${purposes.map(
-              (p: Purpose) => html`<option value=${p} ?selected=${p === this.#selected} ?disabled=${p === 'PERSONAL_ACCOUNT' && selfOnly}>
-                ${this.i18n.t(purposeKeys[p])}${p === 'PERSONAL_ACCOUNT' && selfOnly ? ` (${this.i18n.t('offramp.purpose.selfOnly.short')})` : ''}
-              </option>`,
-            )}
-          </select>
-          <p id="offramp-purpose-hint" part="hint" class="hint">${this.i18n.t('offramp.purpose.hint')}</p>
-          ${error ? html`<p id="offramp-purpose-error" part="error" class="error" data-testid="purpose-error">${error}</p>` : nothing}
-        </div>
+        ${purposeSelect(this.i18n, {
+          id: 'offramp-purpose',
+          part: 'field field-purpose',
+          label: this.i18n.t('offramp.purpose.label'),
+          placeholder: this.i18n.t('offramp.purpose.placeholder'),
+          hint: this.i18n.t('offramp.purpose.hint'),
+          error: this.error('purpose'),
+          selected: this.#selected,
+          onChange: this.#onChange,
+          onBlur: this.#onBlur,
+          unavailable: (p) => (p === 'PERSONAL_ACCOUNT' && selfOnly ? this.i18n.t('offramp.purpose.selfOnly.short') : undefined),
+        })}
         ${view.expired
           ? nothing
           : html`<div class="actions">

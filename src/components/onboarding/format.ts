@@ -63,3 +63,12 @@ export function reformatTaxId(kind: TaxIdKind, raw: string, caret: number, previ
 export function refitTaxId(kind: TaxIdKind, view: string): string {
   return formatTaxId(kind, normalizeTaxId(view));
 }
+
+/** Formats the tax id as typed, keeping the caret where the user is; returns the value for the form's model. */
+export function taxIdTyped(event: InputEvent, kind: TaxIdKind, previous: string, root: DocumentOrShadowRoot | null): string {
+  const input = event.target as HTMLInputElement;
+  const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, previous, event.inputType);
+  if (input.value !== edit.value) input.value = edit.value;
+  if (root?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
+  return edit.value;
+}

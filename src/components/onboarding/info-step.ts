@@ -1,13 +1,12 @@
 // The additional-information step: one form per customer type, checked as the server checks it, sent with PATCH.
-import type { FieldProblemKey } from '../../i18n/problem-words';
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { alpha3ToAlpha2 } from '../../contract/countries';
-import { ProblemError } from '../../client/bff-client';
-import { IdempotencyKeys } from '../../client/idempotency';
-import { regionName } from '../../i18n';
-import { humanize, type PlainMessageKey } from '../kyc-labels';
+import { addressFields, type AddressField } from './address-fields';
 import { countryOptions } from './countries';
+import { FormStep } from './form-step';
+import { checkboxGroup, textInput, type Wiring } from './form-parts';
+import { autocomplete, infoErrorText, infoHint, infoLabel, optionLabel } from './info-labels';
 import {
   BUSINESS_SOURCES,
   COMPANY_TYPES,
@@ -31,101 +30,14 @@ import {
 } from './info-model';
 import { formatAmount, parseAmount } from './money';
 import { callingCodes } from './phone';
-import { alertFor, describedBy, fieldShell, renderRequestAlert, type RequestAlert, type StepContext } from './step-context';
-
-const optionKeys: Readonly<Record<string, PlainMessageKey>> = {
-  EU: 'info.option.EU',
-  OTHERS: 'info.option.OTHERS',
-  NONE: 'info.option.NONE',
-  GAMBLING: 'info.option.GAMBLING',
-  ADULT_ENTERTAINMENT: 'info.option.ADULT_ENTERTAINMENT',
-  CRYPTO_ASSETS: 'info.option.CRYPTO_ASSETS',
-  WEAPONS: 'info.option.WEAPONS',
-  SELF: 'info.option.SELF',
-  MERCHANTS_SUPPLIERS: 'info.option.MERCHANTS_SUPPLIERS',
-  CUSTOMERS: 'info.option.CUSTOMERS',
-  FAMILY_FRIENDS: 'info.option.FAMILY_FRIENDS',
-  EMPLOYEES: 'info.option.EMPLOYEES',
-  EMPLOYEE: 'info.option.EMPLOYEE',
-  SELF_EMPLOYED: 'info.option.SELF_EMPLOYED',
-  UNEMPLOYED: 'info.option.UNEMPLOYED',
-  RETIRED: 'info.option.RETIRED',
-  OTHER: 'info.option.OTHER',
-  EMPLOYMENT: 'info.option.EMPLOYMENT',
-  SAVINGS: 'info.option.SAVINGS',
-  COMPANY: 'info.option.COMPANY',
-  INVESTMENT: 'info.option.INVESTMENT',
-  INHERITANCE: 'info.option.INHERITANCE',
-  COMPANY_CAPITAL: 'info.option.COMPANY_CAPITAL',
-  LOAN: 'info.option.LOAN',
-  BLOCKCHAIN_SOFTWARE_COMPANY: 'info.option.BLOCKCHAIN_SOFTWARE_COMPANY',
-  PAYMENT_GATEWAY: 'info.option.PAYMENT_GATEWAY',
-  E_COMMERCE: 'info.option.E_COMMERCE',
-  FINANCIAL_SERVICES: 'info.option.FINANCIAL_SERVICES',
-  SOFTWARE_COMPANY: 'info.option.SOFTWARE_COMPANY',
-};
-
-const labelKeys: Readonly<Record<InfoField, PlainMessageKey>> = {
-  firstName: 'info.firstName',
-  middleName: 'info.middleName',
-  lastName: 'info.lastName',
-  phoneCountry: 'info.phoneCountry',
-  phone: 'info.phone',
-  'address.country': 'info.address.country',
-  'address.line1': 'info.address.line1',
-  'address.city': 'info.address.city',
-  'address.state': 'info.address.state',
-  'address.postalCode': 'info.address.postalCode',
-  monthlyVolumeInUSD: 'info.monthlyVolumeInUSD',
-  transactionVolumeInUSD: 'info.transactionVolumeInUSD',
-  annualRevenue: 'info.annualRevenue',
-  monthlyTransactionVolume: 'info.monthlyTransactionVolume',
-  professionalSituation: 'info.professionalSituation',
-  professionalOccupation: 'info.professionalOccupation',
-  sourceOfFunds: 'info.sourceOfFunds',
-  companyType: 'info.companyType',
-  complianceAndAML: 'info.complianceAndAML',
-  regulatedActivityDetails: 'info.regulatedActivityDetails',
-  website: 'info.website',
-  servicesProvided: 'info.servicesProvided',
-  jurisdictions: 'info.jurisdictions',
-  involvedActivities: 'info.involvedActivities',
-  transactionCounterparties: 'info.transactionCounterparties',
-  isRegulatedActivity: 'info.isRegulatedActivity',
-};
-
-const autocomplete: Partial<Record<TextField, string>> = {
-  firstName: 'given-name',
-  middleName: 'additional-name',
-  lastName: 'family-name',
-  phone: 'tel-national',
-  'address.country': 'country',
-  'address.line1': 'address-line1',
-  'address.city': 'address-level2',
-  'address.state': 'address-level1',
-  'address.postalCode': 'postal-code',
-  website: 'url',
-  professionalOccupation: 'organization-title',
-};
+import { describedBy, fieldShell, renderRequestAlert } from './step-context';
 
 const TEXTAREAS: readonly TextField[] = ['complianceAndAML', 'regulatedActivityDetails', 'servicesProvided'];
 
 /** Holds the form's state for the element; the element renders it while the step is `info`. */
-export class InfoStep {
+export class InfoStep extends FormStep<InfoField, InfoError> {
   private values: InfoValues | undefined;
   private forCustomer = '';
-  private touched = new Set<InfoField>();
-  private submitted = false;
-  private serverErrors: Partial<Record<InfoField, FieldProblemKey>> = {};
-  private alert: RequestAlert | undefined;
-  private busy = false;
-  private readonly keys = new IdempotencyKeys();
-
-  constructor(private readonly ctx: StepContext) {}
-
-  private update(): void {
-    this.ctx.host.requestUpdate();
-  }
 
   /** The values, started from the customer the first time (or when the customer changed). */
   private form(): InfoValues {
@@ -133,52 +45,26 @@ export class InfoStep {
     if (!this.values || this.forCustomer !== customer.id) {
       this.values = initialInfo(customer, this.ctx.locale);
       this.forCustomer = customer.id;
-      this.touched = new Set();
-      this.submitted = false;
-      this.serverErrors = {};
+      this.startOver();
     }
     return this.values;
   }
 
-  private errors(): Partial<Record<InfoField, InfoError>> {
+  protected errors(): Partial<Record<InfoField, InfoError>> {
     return validateInfo(this.form(), this.ctx.locale);
   }
 
-  private visibleError(field: InfoField): string | undefined {
-    const server = this.serverErrors[field];
-    if (server) return this.ctx.t(server);
-    if (!this.submitted && !this.touched.has(field)) return undefined;
-    const error = this.errors()[field];
-    if (!error) return undefined;
-    switch (error) {
-      case 'required':
-        return this.isChoice(field) ? this.ctx.t('info.error.chooseOption') : this.ctx.t('error.required');
-      case 'chooseOne':
-        return this.ctx.t('info.error.chooseOne');
-      case 'invalidPhone':
-        return this.ctx.t('info.error.invalidPhone');
-      case 'invalidAmount':
-        return this.ctx.t('info.error.invalidAmount', { example: formatAmount('2500.00', this.ctx.locale) });
-      case 'invalidCountry':
-        return this.ctx.t('error.invalidCountry');
-      case 'invalidUrl':
-        return this.ctx.t('info.error.invalidUrl');
-    }
+  protected shownFields(): readonly InfoField[] {
+    const values = this.form();
+    return infoFieldsFor(values.type, values.isRegulatedActivity);
   }
 
-  private isChoice(field: InfoField): boolean {
-    return ['address.country', 'professionalSituation', 'sourceOfFunds', 'companyType'].includes(field);
+  protected errorText(field: InfoField, error: InfoError): string {
+    return infoErrorText(this.ctx, field, error);
   }
 
-  private label(field: InfoField): string {
-    return this.ctx.t(labelKeys[field]);
-  }
-
-  private optionLabel(code: string): string {
-    const key = optionKeys[code];
-    if (key) return this.ctx.t(key);
-    const alpha2 = alpha3ToAlpha2.get(code);
-    return alpha2 ? regionName(alpha2, this.ctx.locale) : humanize(code);
+  protected label(field: InfoField): string {
+    return infoLabel(this.ctx, field);
   }
 
   // ── rendering ──
@@ -226,12 +112,8 @@ export class InfoStep {
   }
 
   private textField(field: TextField, hint?: string): TemplateResult {
-    const f = this.shell(field, hint ?? this.hintFor(field));
+    const f = this.shell(field, hint ?? infoHint(this.ctx, field));
     const value = this.form().text[field];
-    const common = {
-      invalid: f.error ? 'true' : 'false',
-      described: describedBy(f),
-    };
     if (TEXTAREAS.includes(field)) {
       return fieldShell(
         this.ctx,
@@ -243,46 +125,21 @@ export class InfoStep {
           maxlength="5000"
           rows="3"
           ?required=${!f.optional}
-          aria-invalid=${common.invalid}
-          aria-describedby=${common.described}
+          aria-invalid=${f.error ? 'true' : 'false'}
+          aria-describedby=${describedBy(f)}
           .value=${live(value)}
           @input=${this.onText}
           @blur=${this.onBlur}
         ></textarea>`,
       );
     }
+    const website = field === 'website';
+    const wiring: Wiring = { id: f.id, name: field, required: !f.optional, invalid: Boolean(f.error), describedBy: describedBy(f), value: live(value), onInput: this.onText, onBlur: this.onBlur };
     return fieldShell(
       this.ctx,
       f,
-      html`<input
-        id=${f.id}
-        name=${field}
-        part="input"
-        type=${field === 'website' ? 'url' : 'text'}
-        inputmode=${field === 'website' ? 'url' : nothing}
-        autocomplete=${autocomplete[field] ?? 'off'}
-        maxlength=${field === 'website' ? 500 : 200}
-        ?required=${!f.optional}
-        aria-invalid=${common.invalid}
-        aria-describedby=${common.described}
-        .value=${live(value)}
-        @input=${this.onText}
-        @blur=${this.onBlur}
-      />`,
+      textInput(wiring, { type: website ? 'url' : 'text', inputmode: website ? 'url' : undefined, autocomplete: autocomplete[field] ?? 'off', maxlength: website ? 500 : 200 }),
     );
-  }
-
-  private hintFor(field: InfoField): string | undefined {
-    switch (field) {
-      case 'website':
-        return this.ctx.t('info.website.hint');
-      case 'complianceAndAML':
-        return this.ctx.t('info.complianceAndAML.hint');
-      case 'professionalOccupation':
-        return this.ctx.t('info.professionalOccupation.hint');
-      default:
-        return undefined;
-    }
   }
 
   private amountField(field: TextField): TemplateResult {
@@ -328,7 +185,7 @@ export class InfoStep {
         @blur=${this.onBlur}
       >
         <option value="" ?selected=${!value}>${this.ctx.t('info.choose')}</option>
-        ${optionsWith(options, value).map((o) => html`<option value=${o} ?selected=${o === value}>${this.optionLabel(o)}</option>`)}
+        ${optionsWith(options, value).map((o) => html`<option value=${o} ?selected=${o === value}>${optionLabel(this.ctx, o)}</option>`)}
       </select>`,
     );
   }
@@ -379,70 +236,35 @@ export class InfoStep {
   }
 
   private addressGroup(legend: 'info.address.legend.INDIVIDUAL' | 'info.address.legend.BUSINESS'): TemplateResult {
-    const country = this.shell('address.country');
-    const value = this.form().text['address.country'];
-    return html`
-      <fieldset part="group address" class="group">
-        <legend>${this.ctx.t(legend)}</legend>
-        ${fieldShell(
-          this.ctx,
-          country,
-          html`<select
-            id=${country.id}
-            name="address.country"
-            part="select"
-            autocomplete="country"
-            required
-            aria-invalid=${country.error ? 'true' : 'false'}
-            aria-describedby=${describedBy(country)}
-            @change=${this.onSelect}
-            @blur=${this.onBlur}
-          >
-            <option value="" ?selected=${!value}>${this.ctx.t('field.country.placeholder')}</option>
-            ${countryOptions(this.ctx.locale).map((c) => html`<option value=${c.code} ?selected=${c.code === value}>${c.name}</option>`)}
-          </select>`,
-        )}
-        ${this.textField('address.line1')}
-        <div class="grid three">${this.textField('address.city')} ${this.textField('address.state')} ${this.textField('address.postalCode')}</div>
-      </fieldset>
-    `;
+    return addressFields(this.ctx, {
+      legend: this.ctx.t(legend),
+      shell: (field: AddressField) => this.shell(field),
+      value: (field: AddressField) => this.form().text[field],
+      countryAutocomplete: true,
+      onText: this.onText,
+      onCountry: this.onSelect,
+      onBlur: this.onBlur,
+    });
   }
 
   private listGroup(field: ListField): TemplateResult {
     const id = infoId(field);
-    const error = this.visibleError(field);
     const chosen = this.form().lists[field];
-    return html`
-      <fieldset
-        part="group field-${field}"
-        class="group"
-        id=${id}
-        data-testid=${id}
-        aria-describedby=${[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}
-      >
-        <legend>${this.label(field)}</legend>
-        <p id="${id}-hint" part="hint" class="hint">${this.ctx.t('info.listHint')}</p>
-        <div class="choices">
-          ${optionsWith(LIST_OPTIONS[field], chosen).map(
-            (option, i) => html`
-              <label class="choice" part="choice">
-                <input
-                  type="checkbox"
-                  id="${id}-${i}"
-                  name=${field}
-                  value=${option}
-                  data-testid="${field}-${option}"
-                  .checked=${live(chosen.includes(option))}
-                  @change=${this.onListChange}
-                />
-                <span>${this.optionLabel(option)}</span>
-              </label>
-            `,
-          )}
-        </div>
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </fieldset>
-    `;
+    return checkboxGroup({
+      id,
+      field,
+      name: field,
+      legend: this.label(field),
+      hint: this.ctx.t('info.listHint'),
+      hintPart: true,
+      testid: id,
+      error: this.visibleError(field),
+      options: optionsWith(LIST_OPTIONS[field], chosen),
+      label: (option) => optionLabel(this.ctx, option),
+      boxTestid: (option) => `${field}-${option}`,
+      checked: (option) => chosen.includes(option),
+      onChange: this.onListChange,
+    });
   }
 
   private regulatedGroup(): TemplateResult {
@@ -475,12 +297,6 @@ export class InfoStep {
     this.values = { ...values, text: { ...values.text, [field]: value } };
     this.clearServerError(field);
     this.update();
-  }
-
-  private clearServerError(field: InfoField): void {
-    if (!this.serverErrors[field]) return;
-    const { [field]: _gone, ...rest } = this.serverErrors;
-    this.serverErrors = rest;
   }
 
   private onText = (event: Event): void => {
@@ -525,14 +341,6 @@ export class InfoStep {
     this.update();
   };
 
-  private touch(field: InfoField): void {
-    if (this.touched.has(field)) return;
-    this.touched.add(field);
-    const message = this.visibleError(field);
-    if (message && !this.submitted) this.ctx.announce(this.ctx.t('form.fieldError', { field: this.label(field), message }));
-    this.update();
-  }
-
   // ── submission ──
 
   private onSubmit = (event: SubmitEvent): void => {
@@ -540,13 +348,7 @@ export class InfoStep {
     void this.submit();
   };
 
-  private invalidFields(): InfoField[] {
-    const values = this.form();
-    const errors = this.errors();
-    return infoFieldsFor(values.type, values.isRegulatedActivity).filter((f) => errors[f] || this.serverErrors[f]);
-  }
-
-  private async focusField(field: InfoField): Promise<void> {
+  protected async focusField(field: InfoField): Promise<void> {
     const id = infoId(field);
     const isList = field === 'jurisdictions' || field === 'involvedActivities' || field === 'transactionCounterparties';
     await this.ctx.focus(isList ? `#${id}-0` : `#${id}`);
@@ -554,15 +356,8 @@ export class InfoStep {
 
   async submit(): Promise<void> {
     if (this.busy) return;
-    this.submitted = true;
-    this.alert = undefined;
-    const invalid = this.invalidFields();
-    if (invalid.length > 0) {
-      this.ctx.announce(this.ctx.plural('form.invalid', invalid.length));
-      this.update();
-      await this.focusField(invalid[0]!);
-      return;
-    }
+    const wrong = this.firstInvalid();
+    if (wrong) return this.focusField(wrong);
     const body = toAdditionalInformation(this.form(), this.ctx.locale);
     const idempotencyKey = this.keys.keyFor(body);
     this.busy = true;
@@ -582,18 +377,6 @@ export class InfoStep {
   }
 
   private async fail(error: unknown): Promise<void> {
-    if (error instanceof ProblemError && error.status === 400) {
-      const { fields, unplaced } = placeInfoProblems(error.errors, this.form().type);
-      this.serverErrors = { ...this.serverErrors, ...fields };
-      if (unplaced.length > 0 || Object.keys(fields).length === 0) this.alert = alertFor(error);
-      const invalid = this.invalidFields();
-      this.ctx.announce(this.ctx.plural('form.invalid', Math.max(1, invalid.length)));
-      this.update();
-      if (invalid[0]) await this.focusField(invalid[0]);
-      return;
-    }
-    this.alert = alertFor(error);
-    if (!(error instanceof ProblemError && error.status === 409)) this.ctx.report(error, 'updateAdditionalInformation');
-    this.update();
+    await this.failed(error, (errors) => placeInfoProblems(errors, this.form().type), 'updateAdditionalInformation');
   }
 }

@@ -3,53 +3,29 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { RampElement } from '../ramp-element';
 import type { Bundle } from '../../i18n';
-import { Task, TaskStatus } from '@lit/task';
-import type { CreateCustomerRequest, Customer } from '../../contract/customers';
+import type { Customer } from '../../contract/customers';
 import type { AssociatedParty } from '../../contract/kyc';
-import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
 import type { BffCustomerCreated } from '../../contract/widget-sessions';
 import { defaultApiBase } from '../../client/api-base';
-import { createBffClient, NetworkError, ProblemError } from '../../client/bff-client';
-import { IdempotencyKeys } from '../../client/idempotency';
+import { createBffClient } from '../../client/bff-client';
+import { errorDetailFor } from '../../client/problem';
 import { pollingFeed } from '../../client/feed';
 import { RampCustomerCreatedEvent } from '../../events/customer-created';
-import { RampErrorEvent, type RampErrorDetail } from '../../events/error';
+import { RampErrorEvent } from '../../events/error';
 import { RampVerificationChangedEvent } from '../../events/verification-changed';
 import { CustomerWatch } from '../customer-watch';
-import { I18nController, formatInstant, type MessageKey, type PluralKey, type TranslateArgs } from '../../i18n';
+import { I18nController, type MessageKey, type PluralKey, type TranslateArgs } from '../../i18n';
 import type { KycSteps } from './kyc-steps';
-import { clearDraft, loadDraft, saveDraft } from './draft';
 import type { StepContext } from './step-context';
-import { countryOptions, fewCountryOptions } from './countries';
-import { refitTaxId, reformatTaxId, taxIdKind, taxIdMaxLength } from './format';
-import { customerTypes, defaultCountry, emptyForm, fieldsFor, isOptional, toRequest, type CustomerType, type FieldName, type FormValues } from './model';
-import { supportReference } from '../support-reference';
+import { renderCreated, renderCustomerForm } from './customer-form';
+import { CustomerStep } from './customer-step';
+import { boundCustomer } from './bound-customer';
+import type { CustomerType } from './model';
 import { onboardingStyles } from './onboarding.styles';
-import { stepsFor, type OnboardingStep } from './steps';
-import { placeFieldProblems, validateCustomer, type FieldError, type ServerFieldError } from './validators';
+import { renderProgress, stepsFor, type OnboardingStep } from './steps';
 
 /** An empty string removes the attribute instead of leaving `session=""` or `lang=""` behind. */
 const optionalAttribute = { toAttribute: (value: string | undefined) => value || null };
-
-/** Form-level failures: the ones editing a field cannot fix. */
-type Alert =
-  | { kind: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'NETWORK' }
-  | { kind: 'CONFLICT' }
-  | { kind: 'VALIDATION_FAILED' }
-  | { kind: 'OTHER'; code: string };
-
-/** A 409 about the data: the partner already has a customer with this tax id (the body names it). */
-function isDuplicateTaxId(error: ProblemError): boolean {
-  return (
-    error.status === 409 &&
-    (typeof error.problem.existingCustomerId === 'string' || error.errors.some((e) => e.path.split(/[./]/).includes('taxId')))
-  );
-}
-
-type CreateArgs = readonly [request: CreateCustomerRequest, idempotencyKey: string];
-
-/** How long after the first step painted the whole country list may fill in (when the page is idle). */
-const COUNTRIES_AFTER_MS = 1000;
 
 /**
  * Onboards a customer for a partner, end to end. The user chooses individual or business and fills in who they are;
@@ -153,25 +129,13 @@ export class RampOnboarding extends RampElement {
   @property({ attribute: 'keep-draft', type: Boolean }) keepDraft = false;
 
   @state() private step: OnboardingStep = 'customer';
-  @state() private values: FormValues = emptyForm();
-  @state() private touched: ReadonlySet<FieldName> = new Set();
-  @state() private submitted = false;
-  @state() private serverErrors: Partial<Record<FieldName, ServerFieldError>> = {};
-  @state() private alert: Alert | undefined;
   @state() private announcement = '';
   /** The customer, once created here or found for a bound session. */
   @state() private createdCustomer: Customer | undefined;
   @state() private parties: readonly AssociatedParty[] = [];
   /** Show the "account created" panel above the next step (only right after creating it here). */
   @state() private justCreated = false;
-  /** The country select holds every country (false: Brazil and the current value, until idle or until it is used). */
-  @state() private allCountries = false;
-  /** Cancels the pending fill of the whole country list (its timer, then its idle callback). */
-  private cancelAllCountries: (() => void) | undefined;
-
   private readonly i18n = new I18nController(this);
-  private readonly idempotencyKeys = new IdempotencyKeys();
-  private clientErrors: Partial<Record<FieldName, FieldError>> = {};
   /** The verification status last seen, to fire `ramp-verification-changed` on real changes only. */
   private seenStatus: Customer['verification']['status'] | undefined;
   /** The session the customer was last looked up for (a new session may be bound to another customer). */
@@ -192,12 +156,15 @@ export class RampOnboarding extends RampElement {
   /** Milliseconds between reads while following the review. */
   pollIntervalMs = 2_000;
 
-  private readonly createTask = new Task(this, {
-    autoRun: false,
-    task: ([request, idempotencyKey]: CreateArgs, { signal }) =>
-      createBffClient({ apiBase: this.apiBase, session: () => this.session, renewSession: this.renewSession }).createCustomer(request, { idempotencyKey, signal }),
-    onComplete: (created) => void this.adopt(created),
-    onError: (error) => void this.fail(error),
+  /** The first step: the customer form, until the customer exists. */
+  private readonly first = new CustomerStep(this, {
+    i18n: this.i18n,
+    client: () => this.client(),
+    keepDraft: () => this.keepDraft,
+    active: () => this.step === 'customer' && !this.createdCustomer,
+    announce: (message) => this.announce(message),
+    created: (created) => this.adopt(created),
+    report: (error, operation) => this.reportError(error, operation),
   });
 
   /** The customer this element works on: created here, or the one the session is bound to. */
@@ -212,9 +179,6 @@ export class RampOnboarding extends RampElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (this.keepDraft && !this.hasUpdated && !this.createdCustomer) this.values = loadDraft() ?? this.values;
-    if (changed.has('values') && this.keepDraft && this.hasUpdated && this.step === 'customer' && !this.createdCustomer) saveDraft(this.values);
-    if (changed.has('values')) this.clientErrors = validateCustomer(this.values, new Date());
     if ((changed.has('session') || changed.has('apiBase')) && this.session && this.session !== this.probedSession) void this.probe();
     this.syncWatch();
   }
@@ -227,39 +191,20 @@ export class RampOnboarding extends RampElement {
 
   /**
    * A session bound to an existing customer resumes where that customer stands; an onboarding session (no customer
-   * yet) stays on the first step. The form shows meanwhile, so a new user never waits for this. Asking the session
-   * first spares every new user's console a 404 from `GET customer`.
+   * yet) stays on the first step. The form shows meanwhile, so a new user never waits for this.
    */
   private async probe(): Promise<void> {
     this.probedSession = this.session;
     this.probeAbort?.abort();
     const abort = (this.probeAbort = new AbortController());
-    try {
-      const client = this.client();
-      const { customerId } = await client.getSession({ signal: abort.signal });
-      if (!customerId || abort.signal.aborted) return;
-      const customer = await client.getCustomer({ signal: abort.signal });
-      if (abort.signal.aborted) return;
-      const business = customer.type === 'BUSINESS';
-      // Only a returning customer needs the resume rules: a chunk of their own, off the first step's budget.
-      const resume = import('./resume');
-      const [parties, verifications] = business
-        ? await Promise.all([
-            client.listAssociatedParties({ signal: abort.signal }).then((p) => p.data),
-            client.listVerifications({ signal: abort.signal }).then((v) => v.data),
-          ])
-        : [[], []];
-      const { resumeStep } = await resume;
-      if (abort.signal.aborted) return;
-      this.seenStatus = customer.verification.status;
-      this.createdCustomer = customer;
-      this.parties = parties;
-      this.justCreated = false;
-      this.step = resumeStep(customer, { parties, verificationRequested: verifications.length > 0 });
-      if (this.step === 'status') void this.loadKycSteps().then((kyc) => kyc.status.loadReason());
-    } catch {
-      // No customer behind this session (an onboarding session), or it cannot be read now: the first step stays.
-    }
+    const bound = await boundCustomer(this.client(), abort.signal);
+    if (!bound || abort.signal.aborted) return;
+    this.seenStatus = bound.customer.verification.status;
+    this.createdCustomer = bound.customer;
+    this.parties = bound.parties;
+    this.justCreated = false;
+    this.step = bound.step;
+    if (this.step === 'status') void this.loadKycSteps().then((kyc) => kyc.status.loadReason());
   }
 
   /** Any fresher customer record: re-render, announce and fire `ramp-verification-changed` when the status moved. */
@@ -320,7 +265,7 @@ export class RampOnboarding extends RampElement {
   };
 
   private customerType(): CustomerType {
-    return this.createdCustomer?.type ?? this.values.type;
+    return this.createdCustomer?.type ?? this.first.values.type;
   }
 
   private makeContext(): StepContext {
@@ -368,15 +313,7 @@ export class RampOnboarding extends RampElement {
 
   private reportError(error: unknown, operation: string): void {
     if (error instanceof DOMException && error.name === 'AbortError') return;
-    if (error instanceof ProblemError) {
-      this.dispatchEvent(
-        new RampErrorEvent({ code: error.code, status: error.status, detail: error.detail, ...(error.requestId ? { requestId: error.requestId } : {}), operation }),
-      );
-    } else if (error instanceof NetworkError) {
-      this.dispatchEvent(new RampErrorEvent({ code: 'NETWORK_ERROR', status: null, detail: error.message, operation }));
-    } else {
-      this.dispatchEvent(new RampErrorEvent({ code: 'CLIENT_ERROR', status: null, detail: error instanceof Error ? error.message : String(error), operation }));
-    }
+    this.dispatchEvent(new RampErrorEvent(errorDetailFor(error, operation)));
   }
 
   protected override render(): TemplateResult {
@@ -384,9 +321,9 @@ export class RampOnboarding extends RampElement {
       <section part="base" class="base" lang=${this.i18n.locale} aria-labelledby="title" @ramp-document-uploaded=${this.onDocumentUploaded}>
         <header part="header">
           <h2 id="title" part="title" class="title" tabindex="-1">${this.t('onboarding.title')}</h2>
-          ${this.renderSteps()}
+          ${renderProgress(this.i18n, this.customerType(), this.step)}
         </header>
-        ${this.justCreated ? this.renderDone() : nothing} ${this.renderStep()}
+        ${this.justCreated && this.createdCustomer ? renderCreated(this.i18n, this.createdCustomer) : nothing} ${this.renderStep()}
         <div part="status" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       </section>
     `;
@@ -421,416 +358,12 @@ export class RampOnboarding extends RampElement {
   }
 
   private renderStep(): TemplateResult {
-    if (this.onFirstStep()) return this.renderCustomerStep();
-    const kyc = this.kyc;
-    if (!kyc) return html`<p part="loading" class="loading" role="status">${this.t('form.sending')}</p>`;
-    switch (this.step) {
-      case 'info':
-        return kyc.info.render();
-      case 'parties':
-        return kyc.parties.render();
-      case 'documents':
-        return kyc.documents.render();
-      case 'liveness':
-        return kyc.liveness.render();
-      case 'submit':
-        return kyc.submit.render();
-      case 'status':
-        return kyc.status.render();
-      case 'customer':
-        return this.renderCustomerStep();
-    }
+    if (this.onFirstStep() || this.step === 'customer') return renderCustomerForm(this.i18n, this.first);
+    return this.kyc ? this.kyc[this.step].render() : html`<p part="loading" class="loading" role="status">${this.t('form.sending')}</p>`;
   }
 
-  private renderSteps(): TemplateResult {
-    const steps = stepsFor(this.customerType());
-    return html`
-      <ol part="steps" class="steps" aria-label=${this.t('onboarding.progress')}>
-        ${steps.map(
-          (step, i) => html`
-            <li part="step" class="step" data-step=${step.id} aria-current=${step.id === this.step ? 'step' : nothing}>
-              <span class="step-number" aria-hidden="true">${i + 1}</span>
-              <span class="visually-hidden">${this.t('onboarding.stepOf', { current: i + 1, total: steps.length })}:</span>
-              <span class="step-label">${this.t(step.label)}</span>
-            </li>
-          `,
-        )}
-      </ol>
-    `;
-  }
-
-  private renderCustomerStep(): TemplateResult {
-    const busy = this.createTask.status === TaskStatus.PENDING;
-    return html`
-      <p id="intro" part="intro" class="intro">${this.t('onboarding.intro')}</p>
-      <form part="form" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${this.onSubmit}>
-        ${this.renderAlert()}
-        <fieldset part="type-group" class="type-group">
-          <legend>${this.t('type.legend')}</legend>
-          <div class="choices">
-            ${customerTypes.map(
-              (type) => html`
-                <label part="type-option" class="choice">
-                  <input
-                    type="radio"
-                    name="type"
-                    value=${type}
-                    data-testid="type-${type}"
-                    .checked=${this.values.type === type}
-                    aria-describedby="type-${type}-hint"
-                    @change=${this.onTypeChange}
-                  />
-                  <span class="choice-text">
-                    <span>${this.t(`type.${type}`)}</span>
-                    <span id="type-${type}-hint" part="hint" class="hint">${this.t(`type.${type}.hint`)}</span>
-                  </span>
-                </label>
-              `,
-            )}
-          </div>
-        </fieldset>
-        ${fieldsFor(this.values.type).map((field) => this.renderField(field))}
-        <div part="actions" class="actions">
-          <button part="submit" class="submit" type="submit" data-testid="submit" aria-disabled=${busy ? 'true' : 'false'}>
-            ${busy ? this.t('form.submitting') : this.t('form.submit')}
-          </button>
-        </div>
-      </form>
-    `;
-  }
-
-  private renderField(field: FieldName): TemplateResult {
-    const error = this.visibleError(field);
-    const hint = this.hintFor(field);
-    const describedBy = [hint ? `${field}-hint` : '', error ? `${field}-error` : ''].filter(Boolean).join(' ');
-    const optional = isOptional(this.values.type, field);
-    return html`
-      <div part="field field-${field}" class="field">
-        <label part="label" for=${field}>
-          ${this.labelFor(field)}${optional ? html` <span class="optional">(${this.t('field.optional')})</span>` : nothing}
-        </label>
-        ${this.renderControl(field, Boolean(error), describedBy, !optional)}
-        ${hint ? html`<p id="${field}-hint" part="hint" class="hint">${hint}</p>` : nothing}
-        ${error ? html`<p id="${field}-error" part="error" class="error" data-testid="${field}-error">${error}</p>` : nothing}
-      </div>
-    `;
-  }
-
-  private renderControl(field: FieldName, invalid: boolean, describedBy: string, required: boolean): TemplateResult {
-    const common = {
-      invalid: invalid ? 'true' : 'false',
-      describedBy: describedBy || nothing,
-    };
-    const today = isoDay(new Date());
-    switch (field) {
-      case 'country':
-        return html`
-          <select
-            id="country"
-            name="country"
-            part="select"
-            autocomplete="country"
-            ?required=${required}
-            aria-invalid=${common.invalid}
-            aria-describedby=${common.describedBy}
-            @change=${this.onCountryChange}
-            @blur=${this.onBlur}
-            @focus=${this.showAllCountries}
-            @pointerdown=${this.showAllCountries}
-          >
-            <option value="" ?selected=${!this.values.country}>${this.t('field.country.placeholder')}</option>
-            ${(this.allCountries ? countryOptions(this.i18n.locale) : fewCountryOptions(this.i18n.locale, ['BRA'], this.values.country)).map(
-              (c) => html`<option value=${c.code} ?selected=${c.code === this.values.country}>${c.name}</option>`,
-            )}
-          </select>
-        `;
-      case 'taxId': {
-        const kind = taxIdKind(this.values.type, this.values.country);
-        return html`
-          <input
-            id="taxId"
-            name="taxId"
-            part="input"
-            type="text"
-            inputmode=${kind === 'cpf' ? 'numeric' : 'text'}
-            autocomplete="off"
-            autocapitalize="characters"
-            spellcheck="false"
-            maxlength=${taxIdMaxLength[kind]}
-            ?required=${required}
-            aria-invalid=${common.invalid}
-            aria-describedby=${common.describedBy}
-            .value=${this.values.taxId}
-            @input=${this.onTaxIdInput}
-            @blur=${this.onBlur}
-          />
-        `;
-      }
-      case 'birthDate':
-      case 'incorporationDate':
-        return html`
-          <input
-            id=${field}
-            name=${field}
-            part="input"
-            type="date"
-            min="1900-01-01"
-            max=${today}
-            autocomplete=${field === 'birthDate' ? 'bday' : 'off'}
-            ?required=${required}
-            aria-invalid=${common.invalid}
-            aria-describedby=${common.describedBy}
-            .value=${this.values[field]}
-            @input=${this.onInput}
-            @change=${this.onInput}
-            @blur=${this.onBlur}
-          />
-        `;
-      case 'email':
-        return html`
-          <input
-            id="email"
-            name="email"
-            part="input"
-            type="email"
-            inputmode="email"
-            autocomplete="email"
-            spellcheck="false"
-            maxlength="254"
-            ?required=${required}
-            aria-invalid=${common.invalid}
-            aria-describedby=${common.describedBy}
-            .value=${this.values.email}
-            @input=${this.onInput}
-            @blur=${this.onBlur}
-          />
-        `;
-      case 'name':
-      case 'legalName':
-        return html`
-          <input
-            id=${field}
-            name=${field}
-            part="input"
-            type="text"
-            autocomplete=${field === 'name' ? 'name' : 'organization'}
-            maxlength="200"
-            ?required=${required}
-            aria-invalid=${common.invalid}
-            aria-describedby=${common.describedBy}
-            .value=${this.values[field]}
-            @input=${this.onInput}
-            @blur=${this.onBlur}
-          />
-        `;
-    }
-  }
-
-  private renderAlert(): TemplateResult | typeof nothing {
-    const alert = this.alert;
-    if (!alert) return nothing;
-    const message =
-      alert.kind === 'VALIDATION_FAILED'
-        ? this.t('alert.VALIDATION_FAILED')
-        : alert.kind === 'OTHER'
-          ? this.t('alert.OTHER', { code: alert.code })
-          : this.t(`alert.${alert.kind}`);
-    return html`
-      <div part="alert" class="alert" role="alert" data-testid="alert" data-kind=${alert.kind}>
-        <p>${message}</p>
-        ${alert.kind === 'VALIDATION_FAILED' || alert.kind === 'CONFLICT'
-          ? nothing
-          : html`<button part="retry" class="retry" type="button" data-testid="retry" @click=${this.onRetry}>${this.t('alert.retry')}</button>`}
-      </div>
-    `;
-  }
-
-  private renderDone(): TemplateResult {
-    const customer = this.createdCustomer;
-    if (!customer) return html``;
-    const name = customer.name ?? customer.legalName ?? '';
-    return html`
-      <div part="success" class="success" data-testid="success">
-        <h3 id="done-title" class="success-title" tabindex="-1">${this.t('done.title')}</h3>
-        <p>${this.t('done.body', { name })}</p>
-        <dl part="summary" class="summary">
-          <dt>${this.t('done.status')}</dt>
-          <dd>${this.t(`status.${customer.verification.status}`)}</dd>
-          <dt>${this.t('done.createdAt')}</dt>
-          <dd>${formatInstant(customer.createdAt, this.i18n.locale)}</dd>
-        </dl>
-        ${supportReference(this.t('done.reference'), customer.id, 'customer-id')}
-      </div>
-    `;
-  }
-
-  // ── what the user sees about each field ──
-
-  private labelFor(field: FieldName): string {
-    if (field === 'taxId') return this.t(`field.taxId.${taxIdKind(this.values.type, this.values.country)}`);
-    // A person's country is the one that issued their tax id; a company's, where it was incorporated.
-    if (field === 'country' && this.values.type === 'INDIVIDUAL') return this.t('field.country.INDIVIDUAL');
-    return this.t(`field.${field}`);
-  }
-
-  private hintFor(field: FieldName): string | undefined {
-    if (field === 'country') return this.values.type === 'INDIVIDUAL' ? this.t('field.country.INDIVIDUAL.hint') : undefined;
-    if (field !== 'taxId') return undefined;
-    const kind = taxIdKind(this.values.type, this.values.country);
-    if (kind === 'other' && this.values.type === 'INDIVIDUAL') return this.t('field.taxId.other.INDIVIDUAL.hint');
-    return this.t(`field.taxId.${kind}.hint`);
-  }
-
-  /** Server errors show at once; client errors once the field was left or a submit was tried. */
-  private visibleError(field: FieldName): string | undefined {
-    const server = this.serverErrors[field];
-    if (server) return this.serverErrorText(server);
-    if (!this.submitted && !this.touched.has(field)) return undefined;
-    const error = this.clientErrors[field];
-    return error ? this.ruleText(error, field) : undefined;
-  }
-
-  private ruleText(error: FieldError, field?: FieldName): string {
-    if (error === 'underage') return this.t('error.underage', { age: ADULT_AGE });
-    if (error === 'required' && field === 'country') return this.t('error.required.country');
-    return this.t(`error.${error}`);
-  }
-
-  private serverErrorText(error: ServerFieldError): string {
-    switch (error.kind) {
-      case 'rule':
-        return this.ruleText(error.error);
-      case 'duplicate':
-        return this.t('error.duplicate');
-      case 'code':
-        return this.t(error.key);
-    }
-  }
-
-  private invalidFields(): FieldName[] {
-    return fieldsFor(this.values.type).filter((f) => this.serverErrors[f] || this.clientErrors[f]);
-  }
-
-  // ── input ──
-
-  private setValue(field: FieldName, value: string): void {
-    if (this.values[field] === value) return;
-    this.values = { ...this.values, [field]: value };
-    if (this.serverErrors[field]) {
-      const { [field]: _, ...rest } = this.serverErrors;
-      this.serverErrors = rest;
-    }
-  }
-
-  private onInput = (event: Event): void => {
-    const input = event.target as HTMLInputElement;
-    this.setValue(input.name as FieldName, input.value);
-  };
-
-  private onTaxIdInput = (event: InputEvent): void => {
-    const input = event.target as HTMLInputElement;
-    const kind = taxIdKind(this.values.type, this.values.country);
-    const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, this.values.taxId, event.inputType);
-    if (input.value !== edit.value) input.value = edit.value;
-    if (this.shadowRoot?.activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-    this.setValue('taxId', edit.value);
-  };
-
-  private showAllCountries = (): void => {
-    this.allCountries = true;
-  };
-
-  protected override firstUpdated(changed: PropertyValues): void {
-    super.firstUpdated(changed);
-    // The whole country list (there for autofill) when the page is idle, but not in the first second after the first
-    // step painted: that is when a person starts typing, and naming, sorting and rendering 250 countries is one long
-    // task (~90 ms on a 4× throttled CPU) that their first keystroke would wait behind. Focus or a pointer on the select
-    // fills it at once.
-    const timer = window.setTimeout(() => {
-      if (typeof requestIdleCallback !== 'function') return this.showAllCountries();
-      const idle = requestIdleCallback(this.showAllCountries, { timeout: 1000 });
-      this.cancelAllCountries = () => cancelIdleCallback(idle);
-    }, COUNTRIES_AFTER_MS);
-    this.cancelAllCountries = () => window.clearTimeout(timer);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.cancelAllCountries?.();
-    this.cancelAllCountries = undefined;
-  }
-
-  private onCountryChange = (event: Event): void => {
-    const country = (event.target as HTMLSelectElement).value;
-    const kind = taxIdKind(this.values.type, country);
-    this.setValue('country', country);
-    this.setValue('taxId', refitTaxId(kind, this.values.taxId));
-    this.markTouched('country');
-  };
-
-  private onTypeChange = (event: Event): void => {
-    const type = (event.target as HTMLInputElement).value as CustomerType;
-    if (type === this.values.type) return;
-    // A CPF is no CNPJ: start the tax id over; other typed values stay in case the user switches back. A country the
-    // user did not choose is the new type's default (Brazil preselected for a person, chosen by a company).
-    const country = this.touched.has('country') ? this.values.country : defaultCountry(type);
-    this.values = { ...this.values, type, country, taxId: '' };
-    this.touched = new Set([...this.touched].filter((f) => f !== 'taxId'));
-    this.serverErrors = {};
-    this.submitted = false;
-    this.alert = undefined;
-  };
-
-  private onBlur = (event: FocusEvent): void => {
-    const field = (event.target as HTMLInputElement).name as FieldName;
-    // A field removed while focused (type switch, success) blurs during the render: the user did not leave it.
-    if (this.step !== 'customer' || !fieldsFor(this.values.type).includes(field)) return;
-    this.markTouched(field);
-  };
-
-  private markTouched(field: FieldName): void {
-    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
-    const error = this.serverErrors[field] ?? this.clientErrors[field];
-    // Say the error the user just walked away from; focus is already on the next field, so it is not read otherwise.
-    if (error && !this.submitted) {
-      const message = this.visibleError(field);
-      if (message) this.announce(this.t('form.fieldError', { field: this.labelFor(field), message }));
-    }
-  }
-
-  // ── submission ──
-
-  private onSubmit = (event: SubmitEvent): void => {
-    event.preventDefault();
-    void this.submit();
-  };
-
-  private onRetry = (): void => {
-    void this.submit();
-  };
-
-  private async submit(): Promise<void> {
-    if (this.createTask.status === TaskStatus.PENDING) return; // a double click sends one request
-    this.submitted = true;
-    this.alert = undefined;
-    this.clientErrors = validateCustomer(this.values, new Date());
-    const invalid = this.invalidFields();
-    if (invalid.length > 0) {
-      this.announce(this.i18n.plural('form.invalid', invalid.length));
-      await this.updateComplete;
-      this.focusField(invalid[0]!);
-      return;
-    }
-    const request = toRequest(this.values);
-    // Same data as the last attempt (a retry after a failure) → same key, so the server creates at most one customer.
-    const key = this.idempotencyKeys.keyFor(request);
-    this.announce(this.t('form.sending'));
-    await this.createTask.run([request, key]);
-  }
-
+  /** The customer exists: adopt the session bound to it, and move on to the next step. */
   private async adopt(created: BffCustomerCreated): Promise<void> {
-    this.idempotencyKeys.reset();
-    clearDraft();
     this.session = created.session.token;
     this.probedSession = created.session.token; // the bound session's customer is this one: nothing to look up
     this.createdCustomer = created.customer;
@@ -841,52 +374,6 @@ export class RampOnboarding extends RampElement {
     this.announce(this.t('done.title'));
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#done-title')?.focus();
-  }
-
-  private async fail(error: unknown): Promise<void> {
-    if (error instanceof DOMException && error.name === 'AbortError') return;
-    if (error instanceof ProblemError) {
-      if (isDuplicateTaxId(error)) {
-        this.serverErrors = { ...this.serverErrors, taxId: { kind: 'duplicate' } };
-        return this.showFieldErrors();
-      }
-      if (error.status === 409) {
-        // Not about the data: this session already made its customer (e.g. an earlier answer was lost). Only a new session helps.
-        this.alert = { kind: 'CONFLICT' };
-      } else if (error.status === 400 || error.status === 422) {
-        const { fields, unplaced } = placeFieldProblems(error.errors, this.values.type);
-        const placed = Object.keys(fields).length > 0;
-        if (placed) this.serverErrors = { ...this.serverErrors, ...fields };
-        if (placed && unplaced.length === 0) return this.showFieldErrors();
-        this.alert = { kind: 'VALIDATION_FAILED' };
-      } else if (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN' || error.code === 'NOT_FOUND') {
-        this.alert = { kind: error.code };
-      } else {
-        this.alert = { kind: 'OTHER', code: error.code };
-      }
-      this.report({ code: error.code, status: error.status, detail: error.detail, ...(error.requestId ? { requestId: error.requestId } : {}) });
-    } else if (error instanceof NetworkError) {
-      this.alert = { kind: 'NETWORK' };
-      this.report({ code: 'NETWORK_ERROR', status: null, detail: error.message });
-    } else {
-      this.alert = { kind: 'OTHER', code: 'CLIENT_ERROR' };
-      this.report({ code: 'CLIENT_ERROR', status: null, detail: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  private async showFieldErrors(): Promise<void> {
-    const invalid = this.invalidFields();
-    this.announce(this.i18n.plural('form.invalid', invalid.length));
-    await this.updateComplete;
-    if (invalid[0]) this.focusField(invalid[0]);
-  }
-
-  private report(detail: Omit<RampErrorDetail, 'operation'>): void {
-    this.dispatchEvent(new RampErrorEvent({ ...detail, operation: 'createCustomer' }));
-  }
-
-  private focusField(field: FieldName): void {
-    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
   }
 
   /** Polite live region; the same sentence twice still changes the text, so it is read again. */

@@ -1,14 +1,12 @@
 // The associated-parties step of a business: the ownership tree so far, and the form that adds a UBO, shareholder or representative.
-import type { FieldProblemKey } from '../../i18n/problem-words';
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { ProblemError } from '../../client/bff-client';
-import { IdempotencyKeys } from '../../client/idempotency';
-import { ADULT_AGE, isoDay } from '../../contract/customer-rules';
 import type { AssociatedParty } from '../../contract/kyc';
-import type { PlainMessageKey } from '../kyc-labels';
-import { countryOptions } from './countries';
-import { refitTaxId, reformatTaxId, taxIdMaxLength } from './format';
+import { addressFields, type AddressField } from './address-fields';
+import { refitTaxId, taxIdTyped } from './format';
+import { FormStep } from './form-step';
+import { checkboxGroup, dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
 import {
   allowedRoles,
   canHaveShareholders,
@@ -25,45 +23,17 @@ import {
   ROLES,
   type PartyError,
   type PartyField,
-  type PartyNode,
   type PartyValues,
   type Role,
 } from './parties';
-import { alertFor, describedBy, fieldShell, renderRequestAlert, type RequestAlert, type StepContext } from './step-context';
+import { labelKeys, partyErrorText, renderParty, type PartyActions } from './party-views';
+import { alertFor, describedBy, fieldShell, renderRequestAlert, type FieldShell } from './step-context';
 
 type TextKey = Exclude<PartyField, 'roles'>;
 
-const labelKeys: Readonly<Record<PartyField, PlainMessageKey>> = {
-  roles: 'parties.roles.legend',
-  ownershipPercentage: 'parties.ownership',
-  name: 'field.name',
-  legalName: 'field.legalName',
-  taxId: 'field.taxId.other',
-  birthDate: 'field.birthDate',
-  incorporationDate: 'field.incorporationDate',
-  email: 'field.email',
-  'address.country': 'info.address.country',
-  'address.line1': 'info.address.line1',
-  'address.city': 'info.address.city',
-  'address.state': 'info.address.state',
-  'address.postalCode': 'info.address.postalCode',
-};
-
-export class PartiesStep {
+export class PartiesStep extends FormStep<PartyField, PartyError> {
   private values: PartyValues | undefined;
-  private touched = new Set<PartyField>();
-  private submitted = false;
-  private serverErrors: Partial<Record<PartyField, FieldProblemKey>> = {};
-  private alert: RequestAlert | undefined;
-  private busy = false;
   private continueError = false;
-  private readonly keys = new IdempotencyKeys();
-
-  constructor(private readonly ctx: StepContext) {}
-
-  private update(): void {
-    this.ctx.host.requestUpdate();
-  }
 
   /** Whether the add form is open. */
   get editing(): boolean {
@@ -80,6 +50,12 @@ export class PartiesStep {
     return values.parentId ? this.ctx.parties.find((p) => p.id === values.parentId) : undefined;
   }
 
+  /** What the tree offers beside each party: nothing while the form is open; corrections while they are allowed. */
+  private treeActions(): PartyActions | undefined {
+    if (this.values) return undefined;
+    return { editable: this.editable, edit: (p) => void this.edit(p), remove: (p) => void this.remove(p), addNested: (id) => void this.open(id) };
+  }
+
   // ── rendering ──
 
   render(): TemplateResult {
@@ -90,7 +66,7 @@ export class PartiesStep {
         <p part="intro" class="intro">${this.ctx.t('parties.intro')}</p>
         ${parties.length
           ? html`<ul part="parties" class="parties" data-testid="parties" aria-label=${this.ctx.t('parties.listLabel')}>
-              ${partyTree(parties).map((node) => this.renderNode(node))}
+              ${partyTree(parties).map((node) => renderParty(this.ctx, node, this.treeActions()))}
             </ul>`
           : html`<p class="muted" data-testid="parties-empty">${this.ctx.t('parties.empty')}</p>`}
         ${this.values ? nothing : renderRequestAlert(this.ctx, this.alert)}
@@ -108,40 +84,6 @@ export class PartiesStep {
           </button>
         </div>
       </section>
-    `;
-  }
-
-  private renderNode(node: PartyNode): TemplateResult {
-    const p = node.party;
-    const name = partyName(p);
-    const pct = p.ownershipPercentage
-      ? new Intl.NumberFormat(this.ctx.locale, { style: 'percent', maximumFractionDigits: 2 }).format(Number(p.ownershipPercentage) / 100)
-      : '';
-    return html`
-      <li part="party" class="party" data-testid="party" data-party-id=${p.id} data-type=${p.type}>
-        <div class="party-line">
-          <span class="party-name">${name}</span>
-          <span class="muted">${this.ctx.t(p.type === 'INDIVIDUAL' ? 'parties.type.INDIVIDUAL' : 'parties.type.BUSINESS')}</span>
-          <span class="muted">${p.roles.map((r) => this.ctx.t(`parties.role.${r}`)).join(', ')}</span>
-          ${pct ? html`<span class="badge">${pct}</span>` : nothing}
-        </div>
-        ${!this.values && this.editable
-          ? html`<div class="party-actions">
-              <button type="button" class="link" data-testid="edit-${p.id}" aria-label=${this.ctx.t('parties.editLabel', { name })} @click=${() => void this.edit(p)}>
-                ${this.ctx.t('parties.edit')}
-              </button>
-              <button type="button" class="link" data-testid="remove-${p.id}" aria-label=${this.ctx.t('parties.removeLabel', { name })} @click=${() => void this.remove(p)}>
-                ${this.ctx.t('parties.remove')}
-              </button>
-            </div>`
-          : nothing}
-        ${canHaveShareholders(p) && !this.values
-          ? html`<button type="button" class="link" data-testid="add-nested-${p.id}" @click=${() => void this.open(p.id)}>
-              ${this.ctx.t('parties.addNested', { name })}
-            </button>`
-          : nothing}
-        ${node.children.length ? html`<ul class="parties nested">${node.children.map((c) => this.renderNode(c))}</ul>` : nothing}
-      </li>
     `;
   }
 
@@ -179,13 +121,15 @@ export class PartiesStep {
           ${this.taxIdField(values)} ${values.type === 'INDIVIDUAL' ? this.dateField(values, 'birthDate') : this.dateField(values, 'incorporationDate')}
         </div>
         ${this.textField(values, 'email')}
-        <fieldset part="group address" class="group">
-          <legend>${this.ctx.t('parties.address.legend')}</legend>
-          ${this.countryField(values)} ${this.textField(values, 'address.line1')}
-          <div class="grid three">
-            ${this.textField(values, 'address.city')} ${this.textField(values, 'address.state')} ${this.textField(values, 'address.postalCode')}
-          </div>
-        </fieldset>
+        ${addressFields(this.ctx, {
+          legend: this.ctx.t('parties.address.legend'),
+          shell: (field: AddressField) => this.shell(field, this.ctx.t(labelKeys[field])),
+          value: (field: AddressField) => values.text[field],
+          countryAutocomplete: false,
+          onText: this.onText,
+          onCountry: this.onCountry,
+          onBlur: this.onBlur,
+        })}
         <div class="actions">
           <button type="button" data-testid="party-cancel" @click=${() => void this.close()}>${this.ctx.t('parties.cancel')}</button>
           <button type="submit" class="primary" data-testid="party-save" aria-disabled=${this.busy ? 'true' : 'false'}>
@@ -197,204 +141,88 @@ export class PartiesStep {
   }
 
   private renderRoles(values: PartyValues): TemplateResult {
-    const allowed = allowedRoles(values.type, false);
-    const error = this.visibleError('roles');
-    const id = partyId('roles');
-    return html`
-      <fieldset part="group field-roles" class="group" id=${id} aria-describedby=${[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}>
-        <legend>${this.ctx.t('parties.roles.legend')}</legend>
-        <p id="${id}-hint" class="hint">
-          ${values.type === 'BUSINESS' ? this.ctx.t('parties.role.individualOnly') : this.ctx.t('info.listHint')}
-        </p>
-        <div class="choices">
-          ${ROLES.map(
-            (role, i) => html`
-              <label class="choice" part="choice">
-                <input
-                  type="checkbox"
-                  id="${id}-${i}"
-                  name="party-role"
-                  value=${role}
-                  data-testid="party-role-${role}"
-                  ?disabled=${!allowed.includes(role)}
-                  .checked=${live(values.roles.includes(role))}
-                  @change=${this.onRole}
-                />
-                <span>${this.ctx.t(`parties.role.${role}`)}</span>
-              </label>
-            `,
-          )}
-        </div>
-        ${error ? html`<p id="${id}-error" part="error" class="error" data-testid="${id}-error">${error}</p>` : nothing}
-      </fieldset>
-    `;
+    const allowed: readonly string[] = allowedRoles(values.type, false);
+    return checkboxGroup({
+      id: partyId('roles'),
+      field: 'roles',
+      name: 'party-role',
+      legend: this.ctx.t('parties.roles.legend'),
+      hint: values.type === 'BUSINESS' ? this.ctx.t('parties.role.individualOnly') : this.ctx.t('info.listHint'),
+      hintPart: false,
+      error: this.visibleError('roles'),
+      options: ROLES,
+      label: (role) => this.ctx.t(`parties.role.${role as Role}`),
+      boxTestid: (role) => `party-role-${role}`,
+      checked: (role) => (values.roles as readonly string[]).includes(role),
+      disabled: (role) => !allowed.includes(role),
+      onChange: this.onRole,
+    });
   }
 
-  private shell(field: PartyField, label: string, hint?: string) {
+  private shell(field: PartyField, label: string, hint?: string): FieldShell {
     return { id: partyId(field), field, label, error: this.visibleError(field), hint };
+  }
+
+  /** A control's wiring to the form (every field of a party is required). */
+  private wiring(f: FieldShell, value: string, onInput: (event: InputEvent) => void = this.onText): Wiring {
+    return { id: f.id, name: f.field, required: true, invalid: Boolean(f.error), describedBy: describedBy(f), value: live(value), onInput, onBlur: this.onBlur };
   }
 
   private renderOwnership(values: PartyValues): TemplateResult {
     const f = this.shell('ownershipPercentage', this.ctx.t('parties.ownership'), this.ctx.t('parties.ownership.hint'));
-    return fieldShell(
-      this.ctx,
-      f,
-      html`<input
-        id=${f.id}
-        name="ownershipPercentage"
-        part="input"
-        type="text"
-        inputmode="decimal"
-        autocomplete="off"
-        maxlength="6"
-        required
-        aria-invalid=${f.error ? 'true' : 'false'}
-        aria-describedby=${describedBy(f)}
-        .value=${live(values.text.ownershipPercentage)}
-        @input=${this.onText}
-        @blur=${this.onBlur}
-      />`,
-    );
+    return fieldShell(this.ctx, f, textInput(this.wiring(f, values.text.ownershipPercentage), { inputmode: 'decimal', autocomplete: 'off', maxlength: 6 }));
   }
 
-  private textField(values: PartyValues, field: TextKey): TemplateResult {
+  private textField(values: PartyValues, field: 'name' | 'legalName' | 'email'): TemplateResult {
     const f = this.shell(field, this.ctx.t(labelKeys[field]));
-    const type = field === 'email' ? 'email' : 'text';
-    const auto: Partial<Record<TextKey, string>> = {
-      'address.line1': 'address-line1',
-      'address.city': 'address-level2',
-      'address.state': 'address-level1',
-      'address.postalCode': 'postal-code',
-    };
+    const email = field === 'email';
     return fieldShell(
       this.ctx,
       f,
-      html`<input
-        id=${f.id}
-        name=${field}
-        part="input"
-        type=${type}
-        inputmode=${field === 'email' ? 'email' : nothing}
-        autocomplete=${auto[field] ?? 'off'}
-        spellcheck=${field === 'email' ? 'false' : nothing}
-        maxlength=${field === 'email' ? 254 : 200}
-        required
-        aria-invalid=${f.error ? 'true' : 'false'}
-        aria-describedby=${describedBy(f)}
-        .value=${live(values.text[field])}
-        @input=${this.onText}
-        @blur=${this.onBlur}
-      />`,
+      textInput(this.wiring(f, values.text[field]), {
+        type: email ? 'email' : 'text',
+        inputmode: email ? 'email' : undefined,
+        autocomplete: 'off',
+        spellcheck: email ? 'false' : undefined,
+        maxlength: email ? 254 : 200,
+      }),
     );
   }
 
   private taxIdField(values: PartyValues): TemplateResult {
     const kind = partyTaxIdKind(values);
     const f = this.shell('taxId', this.ctx.t(`field.taxId.${kind}`), this.ctx.t(`field.taxId.${kind}.hint`));
-    return fieldShell(
-      this.ctx,
-      f,
-      html`<input
-        id=${f.id}
-        name="taxId"
-        part="input"
-        type="text"
-        inputmode=${kind === 'cpf' ? 'numeric' : 'text'}
-        autocomplete="off"
-        autocapitalize="characters"
-        spellcheck="false"
-        maxlength=${taxIdMaxLength[kind]}
-        required
-        aria-invalid=${f.error ? 'true' : 'false'}
-        aria-describedby=${describedBy(f)}
-        .value=${live(values.text.taxId)}
-        @input=${this.onTaxId}
-        @blur=${this.onBlur}
-      />`,
-    );
+    return fieldShell(this.ctx, f, taxIdInput(this.wiring(f, values.text.taxId, this.onTaxId), kind));
   }
 
   private dateField(values: PartyValues, field: 'birthDate' | 'incorporationDate'): TemplateResult {
     const f = this.shell(field, this.ctx.t(labelKeys[field]));
-    return fieldShell(
-      this.ctx,
-      f,
-      html`<input
-        id=${f.id}
-        name=${field}
-        part="input"
-        type="date"
-        min="1900-01-01"
-        max=${isoDay(new Date())}
-        required
-        aria-invalid=${f.error ? 'true' : 'false'}
-        aria-describedby=${describedBy(f)}
-        .value=${live(values.text[field])}
-        @input=${this.onText}
-        @change=${this.onText}
-        @blur=${this.onBlur}
-      />`,
-    );
-  }
-
-  private countryField(values: PartyValues): TemplateResult {
-    const f = this.shell('address.country', this.ctx.t('info.address.country'));
-    const value = values.text['address.country'];
-    return fieldShell(
-      this.ctx,
-      f,
-      html`<select
-        id=${f.id}
-        name="address.country"
-        part="select"
-        required
-        aria-invalid=${f.error ? 'true' : 'false'}
-        aria-describedby=${describedBy(f)}
-        @change=${this.onCountry}
-        @blur=${this.onBlur}
-      >
-        <option value="" ?selected=${!value}>${this.ctx.t('field.country.placeholder')}</option>
-        ${countryOptions(this.ctx.locale).map((c) => html`<option value=${c.code} ?selected=${c.code === value}>${c.name}</option>`)}
-      </select>`,
-    );
+    return fieldShell(this.ctx, f, dateInput(this.wiring(f, values.text[field])));
   }
 
   // ── errors ──
 
-  private errors(): Partial<Record<PartyField, PartyError>> {
+  protected errors(): Partial<Record<PartyField, PartyError>> {
     return this.values ? validateParty(this.values, this.ctx.parties, new Date(), this.ctx.locale) : {};
   }
 
-  private visibleError(field: PartyField): string | undefined {
-    const server = this.serverErrors[field];
-    if (server) return this.ctx.t(server);
-    if (!this.submitted && !this.touched.has(field)) return undefined;
-    const error = this.errors()[field];
-    if (!error) return undefined;
-    switch (error) {
-      case 'chooseRole':
-        return this.ctx.t('parties.error.chooseRole');
-      case 'ownershipRange':
-        return this.ctx.t('parties.error.ownershipRange');
-      case 'ownershipTotal':
-        return this.ctx.t('parties.error.ownershipTotal');
-      case 'underage':
-        return this.ctx.t('error.underage', { age: ADULT_AGE });
-      case 'required':
-        return field === 'address.country' ? this.ctx.t('error.required.country') : this.ctx.t('error.required');
-      default:
-        return this.ctx.t(`error.${error}`);
-    }
+  protected shownFields(): readonly PartyField[] {
+    return this.values ? partyFieldsFor(this.values) : [];
+  }
+
+  protected label(field: PartyField): string {
+    return this.ctx.t(labelKeys[field]);
+  }
+
+  protected errorText(field: PartyField, error: PartyError): string {
+    return partyErrorText(this.ctx, field, error);
   }
 
   // ── input ──
 
   private set(values: PartyValues, changed?: PartyField): void {
     this.values = values;
-    if (changed && this.serverErrors[changed]) {
-      const { [changed]: _gone, ...rest } = this.serverErrors;
-      this.serverErrors = rest;
-    }
+    if (changed) this.clearServerError(changed);
     this.update();
   }
 
@@ -425,13 +253,9 @@ export class PartiesStep {
   };
 
   private onTaxId = (event: InputEvent): void => {
-    const input = event.target as HTMLInputElement;
     const values = this.values!;
-    const kind = partyTaxIdKind(values);
-    const edit = reformatTaxId(kind, input.value, input.selectionStart ?? input.value.length, values.text.taxId, event.inputType);
-    if (input.value !== edit.value) input.value = edit.value;
-    if ((this.ctx.renderRoot as ShadowRoot).activeElement === input) input.setSelectionRange(edit.caret, edit.caret);
-    this.set({ ...values, text: { ...values.text, taxId: edit.value } }, 'taxId');
+    const taxId = taxIdTyped(event, partyTaxIdKind(values), values.text.taxId, this.ctx.renderRoot as ShadowRoot);
+    this.set({ ...values, text: { ...values.text, taxId } }, 'taxId');
   };
 
   private onCountry = (event: Event): void => {
@@ -445,21 +269,19 @@ export class PartiesStep {
 
   private onBlur = (event: FocusEvent): void => {
     const field = (event.target as HTMLInputElement).name as PartyField;
-    if (!this.values || !partyFieldsFor(this.values).includes(field) || this.touched.has(field)) return;
-    this.touched.add(field);
-    const message = this.visibleError(field);
-    if (message && !this.submitted) this.ctx.announce(this.ctx.t('form.fieldError', { field: this.ctx.t(labelKeys[field]), message }));
-    this.update();
+    if (!this.values || !partyFieldsFor(this.values).includes(field)) return;
+    this.touch(field);
   };
 
   // ── actions ──
 
   async open(parentId?: string): Promise<void> {
-    const country = this.ctx.customer?.country ?? 'BRA';
-    this.values = emptyParty(parentId, country);
-    this.touched = new Set();
-    this.submitted = false;
-    this.serverErrors = {};
+    await this.openForm(emptyParty(parentId, this.ctx.customer?.country ?? 'BRA'));
+  }
+
+  private async openForm(values: PartyValues): Promise<void> {
+    this.values = values;
+    this.startOver();
     this.alert = undefined;
     this.continueError = false;
     this.update();
@@ -473,14 +295,7 @@ export class PartiesStep {
 
   /** Opens the form on a party already added, to correct it. */
   async edit(party: AssociatedParty): Promise<void> {
-    this.values = partyValues(party, this.ctx.locale);
-    this.touched = new Set();
-    this.submitted = false;
-    this.serverErrors = {};
-    this.alert = undefined;
-    this.continueError = false;
-    this.update();
-    await this.ctx.focus('#party-form-title');
+    await this.openForm(partyValues(party, this.ctx.locale));
   }
 
   async remove(party: AssociatedParty): Promise<void> {
@@ -516,27 +331,14 @@ export class PartiesStep {
     void this.save();
   };
 
-  private invalidFields(): PartyField[] {
-    if (!this.values) return [];
-    const errors = this.errors();
-    return partyFieldsFor(this.values).filter((f) => errors[f] || this.serverErrors[f]);
-  }
-
-  private async focusField(field: PartyField): Promise<void> {
+  protected async focusField(field: PartyField): Promise<void> {
     await this.ctx.focus(field === 'roles' ? `#${partyId('roles')}-0` : `#${partyId(field)}`);
   }
 
   async save(): Promise<void> {
     if (this.busy || !this.values) return;
-    this.submitted = true;
-    this.alert = undefined;
-    const invalid = this.invalidFields();
-    if (invalid.length) {
-      this.ctx.announce(this.ctx.plural('form.invalid', invalid.length));
-      this.update();
-      await this.focusField(invalid[0]!);
-      return;
-    }
+    const wrong = this.firstInvalid();
+    if (wrong) return this.focusField(wrong);
     const body = toPartyRequest(this.values, this.ctx.locale);
     const idempotencyKey = this.keys.keyFor(body);
     this.busy = true;
@@ -563,19 +365,7 @@ export class PartiesStep {
   }
 
   private async fail(error: unknown): Promise<void> {
-    if (error instanceof ProblemError && error.status === 400) {
-      const { fields, unplaced } = placePartyProblems(error.errors);
-      this.serverErrors = { ...this.serverErrors, ...fields };
-      if (unplaced.length || Object.keys(fields).length === 0) this.alert = alertFor(error);
-      const invalid = this.invalidFields();
-      this.ctx.announce(this.ctx.plural('form.invalid', Math.max(1, invalid.length)));
-      this.update();
-      if (invalid[0]) await this.focusField(invalid[0]);
-      return;
-    }
-    this.alert = alertFor(error);
-    if (!(error instanceof ProblemError && error.status === 409)) this.ctx.report(error, 'createAssociatedParty');
-    this.update();
+    await this.failed(error, placePartyProblems, 'createAssociatedParty');
   }
 
   async continue(): Promise<void> {

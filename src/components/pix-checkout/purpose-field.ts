@@ -1,11 +1,11 @@
 // The purpose field of <ramp-pix-checkout>: the chosen purpose, when its error shows, the server's word on it; it re-renders its host on change.
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import { ProblemError } from '../../client/bff-client';
 import type { I18nController } from '../../i18n';
 import type { FieldProblemKey } from '../../i18n/problem-words';
-import { purposeKeys } from '../transaction/labels';
 import { placeFieldProblems } from '../transaction/problems';
-import { isPurpose, purposes, type Purpose } from '../transaction/purposes';
+import { purposeSelect } from '../transaction/purpose-select';
+import { isPurpose, type Purpose } from '../transaction/purposes';
 
 type Host = ReactiveControllerHost & { readonly renderRoot: ParentNode };
 
@@ -80,26 +80,15 @@ export class PurposeField {
   };
 
   render(): TemplateResult {
-    const error = this.#error();
-    return html`
-      <div part="field" class="field">
-        <label part="label" for="purpose">${this.i18n.t('checkout.purpose.label')}</label>
-        <select
-          id="purpose"
-          name="purpose"
-          part="select"
-          required
-          data-testid="purpose"
-          aria-invalid=${error ? 'true' : 'false'}
-          aria-describedby=${error ? 'purpose-error' : nothing}
-          @change=${this.#onChange}
-          @blur=${this.#onBlur}
-        >
-          <option value="" ?selected=${!this.#selected}>${this.i18n.t('checkout.purpose.placeholder')}</option>
-          ${purposes.map((p) => html`<option value=${p} ?selected=${p === this.#selected}>${this.i18n.t(purposeKeys[p])}</option>`)}
-        </select>
-        ${error ? html`<p id="purpose-error" part="error" class="error" data-testid="purpose-error">${error}</p>` : nothing}
-      </div>
-    `;
+    return purposeSelect(this.i18n, {
+      id: 'purpose',
+      part: 'field',
+      label: this.i18n.t('checkout.purpose.label'),
+      placeholder: this.i18n.t('checkout.purpose.placeholder'),
+      error: this.#error(),
+      selected: this.#selected,
+      onChange: this.#onChange,
+      onBlur: this.#onBlur,
+    });
   }
 }

@@ -79,15 +79,4 @@ export function pathSegments(path: string): string[] {
   return segments[0] === 'body' ? segments.slice(1) : segments;
 }
 
-/** The `ramp-error` detail for a failure the user cannot fix here: the problem as the server said it, or a network or client error. */
-export function errorDetailFor(error: unknown, operation: string): RampErrorDetail {
-  if (error instanceof ProblemError) {
-    return { code: error.code, status: error.status, detail: error.detail, operation, ...(error.requestId ? { requestId: error.requestId } : {}) };
-  }
-  return {
-    code: error instanceof NetworkError ? 'NETWORK_ERROR' : 'CLIENT_ERROR',
-    status: null,
-    detail: error instanceof Error ? error.message : String(error),
-    operation,
-  };
-}
+export { errorDetailFor } from '../../client/problem';

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Customer } from '../../contract/customers';
 import type { I18nController } from '../../i18n';
-import { humanize, requirementKey } from '../kyc-labels';
+import { humanize, requirementKey, statusText } from '../kyc-labels';
 import type { CameraFailure } from './camera';
 import type { Phase, SelfieError } from './selfie';
 
@@ -18,24 +18,12 @@ export function renderRequirements(i18n: I18nController, customer: Customer, lev
           const key = requirementKey(r.name);
           return html`<li data-requirement=${r.name} data-status=${r.status}>
             <span>${key ? i18n.t(key) : humanize(r.name)}</span>
-            <span class="badge" data-status=${r.status}>${requirementStatus(i18n, r.status)}</span>
+            <span class="badge" data-status=${r.status}>${statusText(i18n, r.status, humanize)}</span>
           </li>`;
         })}
       </ul>
     </section>
   `;
-}
-
-function requirementStatus(i18n: I18nController, status: string): string {
-  switch (status) {
-    case 'NOT_SENT':
-    case 'SENT':
-    case 'APPROVED':
-    case 'REJECTED':
-      return i18n.t(`uploader.status.${status}`);
-    default:
-      return humanize(status);
-  }
 }
 
 /** The uploader for the documents still missing or refused, its headings below the section's (`levels`). */
