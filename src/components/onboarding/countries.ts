@@ -37,6 +37,6 @@ export function fewCountryOptions(locale: Locale, first: readonly string[], curr
 
 /**
  * The first step's usual first choice, named without Intl.DisplayNames: the first one a page makes loads the browser's
- * region names, ~70 ms of a 4× throttled CPU before the form can paint. The same names Intl gives (checked by a test).
+ * region names, a long task before the form can paint (docs/performance.md). The same names Intl gives (checked by a test).
  */
 export const FIRST_NAMES: Partial<Record<string, Record<Locale, string>>> = { BRA: { en: 'Brazil', es: 'Brasil', 'pt-BR': 'Brasil' } };

@@ -106,7 +106,7 @@ export class CustomerStep implements ReactiveController {
     this.#countriesScheduled = true;
     // The whole country list (there for autofill) when the page is idle, but not in the first second after the first
     // step painted: that is when a person starts typing, and naming, sorting and rendering 250 countries is one long
-    // task (~90 ms on a 4× throttled CPU) that their first keystroke would wait behind. Focus or a pointer on the select
+    // task that their first keystroke would wait behind. Focus or a pointer on the select
     // fills it at once.
     const timer = window.setTimeout(() => {
       if (typeof requestIdleCallback !== 'function') return this.showAllCountries();
