@@ -47,14 +47,14 @@ export function jsonOnly(opts: { multipartPaths?: RegExp } = {}): MiddlewareHand
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as UTF-8 JSON (got charset ${charset.slice(0, 40)}).`);
     // Bytes that are not UTF-8 would be decoded with replacement characters and stored so: refused, nothing stored.
-    if (!isUtf8(bytes)) throw invalid([{ path: '(body)', message: 'is not valid UTF-8' }]);
+    if (!isUtf8(bytes)) throw invalid([{ path: '(body)', message: 'is not valid UTF-8', code: 'INVALID_BODY' }]);
     const text = utf8.decode(bytes);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid([{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid([{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels`, code: 'INVALID_BODY' }]);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw invalid([{ path: '(body)', message: 'is not valid JSON' }]);
+      throw invalid([{ path: '(body)', message: 'is not valid JSON', code: 'INVALID_BODY' }]);
     }
     const bad = controlCharacterIssue(parsed);
     if (bad) throw invalid([bad]);
@@ -102,12 +102,12 @@ export function controlCharacterIssue(value: unknown): FieldIssue | undefined {
   while (stack.length) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return { path: path || '(body)', message: textErrorMessages.controlCharacter };
+      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return { path: path || '(body)', message: textErrorMessages.controlCharacter, code: 'INVALID_CHARACTERS' };
     } else if (Array.isArray(v)) {
       v.forEach((x, i) => stack.push([x, at(path, String(i))]));
     } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (hasControlCharacter(k)) return { path: at(path, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'is a key with control characters or malformed Unicode' };
+        if (hasControlCharacter(k)) return { path: at(path, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'is a key with control characters or malformed Unicode', code: 'INVALID_CHARACTERS' };
         stack.push([x, at(path, k)]);
       }
     }

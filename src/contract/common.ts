@@ -1,6 +1,6 @@
 // Shapes every resource shares: problems (RFC 9457), pagination, ids, dates.
 import { z } from '@hono/zod-openapi';
-import { FIELD_ERROR_CODES } from './field-codes';
+import { FIELD_ERROR_CODES, FIELD_ERROR_MEANING } from './field-codes';
 import { cleanText, hasControlCharacter, METADATA_LIMITS, metadataIssues, MULTILINE_TEXT_PATTERN, TEXT_PATTERN, textErrorMessages } from './text';
 
 export const Uuid = z.uuid().openapi({ example: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d' });
@@ -16,11 +16,14 @@ export const ProblemSchema = z
       .array(
         z.object({
           path: z.string().openapi({ example: 'sourceAmount' }),
-          message: z.string().openapi({ description: 'English, for people reading logs; may change. Translate `code` instead.', example: 'BRL amounts have at most 2 decimal places' }),
-          code: z
-            .enum(FIELD_ERROR_CODES)
-            .optional()
-            .openapi({ description: 'Stable reason, for clients to translate. Absent where no stable code applies yet.', example: 'TOO_MANY_DECIMALS' }),
+          message: z.string().openapi({ description: 'English, for people reading logs; may change. Translate `code` instead; never shown to end users as is.', example: 'BRL amounts have at most 2 decimal places' }),
+          pointer: z
+            .string()
+            .openapi({ description: 'RFC 6901 JSON Pointer to the same place as `path` (`/holder/address/country`; `""` is the whole body; `/query/…`, `/header/…` for parameters).', example: '/sourceAmount' }),
+          code: z.enum(FIELD_ERROR_CODES).openapi({
+            description: `Stable reason, for clients to translate (the table is in docs/api.md): ${FIELD_ERROR_CODES.map((c) => `\`${c}\` ${FIELD_ERROR_MEANING[c]}`).join(' ')}`,
+            example: 'TOO_MANY_DECIMALS',
+          }),
         }),
       )
       .optional(),
