@@ -129,7 +129,7 @@ export function lockPremiumBps(schedule: FeeSchedule, lock: TimeLock): string {
  */
 export function parseFeeRule(input: unknown, flatDecimals: number, path: string, issues: FieldIssue[]): FeeRule | undefined {
   if (!isPlainObject(input)) {
-    issues.push({ path, message: 'must be an object {"rate": "<basis points>", "flatAmount": "<amount>"}', code: 'INVALID_VALUE' });
+    issues.push({ path, message: 'must be an object {"rate": "<basis points>", "flatAmount": "<amount>"}', code: input === undefined ? 'REQUIRED' : 'INVALID_TYPE' });
     return undefined;
   }
   for (const key of Object.keys(input)) {
@@ -153,7 +153,7 @@ export function parsePartnerFees(input: unknown, path = 'fees'): Record<Directio
   const issues: FieldIssue[] = [];
   const out: Partial<Record<Direction, FeeRule>> = {};
   if (!isPlainObject(input)) {
-    issues.push({ path, message: 'must be an object with onRamp and offRamp', code: 'INVALID_VALUE' });
+    issues.push({ path, message: 'must be an object with onRamp and offRamp', code: 'INVALID_TYPE' });
   } else {
     for (const key of Object.keys(input)) {
       if (!(DIRECTIONS as readonly string[]).includes(key)) issues.push({ path: `${path}.${key}`, message: 'unknown direction (expected onRamp and offRamp)', code: 'UNKNOWN_FIELD' });

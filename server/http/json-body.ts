@@ -3,6 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { toPointer } from '../../src/contract/field-codes';
 import { hasControlCharacter, textErrorMessages } from '../../src/contract/text';
 import { AppError, type FieldIssue, invalid } from '../domain/errors';
 import type { AppEnv } from './env';
@@ -97,18 +98,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  * at most MAX_JSON_DEPTH deep, but nothing here relies on it.
  */
 export function controlCharacterIssue(value: unknown): FieldIssue | undefined {
-  const stack: [unknown, string][] = [[value, '']];
-  const at = (path: string, k: string) => (path ? `${path}.${k}` : k);
+  const stack: [unknown, string[]][] = [[value, []]];
+  const issue = (at: string[], message: string): FieldIssue => ({ path: at.join('.') || '(body)', pointer: toPointer(at), message, code: 'INVALID_CHARACTERS' });
   while (stack.length) {
-    const [v, path] = stack.pop()!;
+    const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return { path: path || '(body)', message: textErrorMessages.controlCharacter, code: 'INVALID_CHARACTERS' };
+      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return issue(at, textErrorMessages.controlCharacter);
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push([x, at(path, String(i))]));
+      v.forEach((x, i) => stack.push([x, [...at, String(i)]]));
     } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (hasControlCharacter(k)) return { path: at(path, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'is a key with control characters or malformed Unicode', code: 'INVALID_CHARACTERS' };
-        stack.push([x, at(path, k)]);
+        if (hasControlCharacter(k)) return issue([...at, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')], 'is a key with control characters or malformed Unicode');
+        stack.push([x, [...at, k]]);
       }
     }
   }

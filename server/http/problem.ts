@@ -95,6 +95,8 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof HTTPException) {
     const code: ErrorCode =
       err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 401 ? 'UNAUTHENTICATED' : err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
+    // hono's own 400s (a body its validator could not read) name the body, as every VALIDATION_FAILED names a field.
+    if (code === 'VALIDATION_FAILED') return problemResponse(c, invalid([{ path: '(body)', message: 'is not a JSON object this operation reads', code: 'INVALID_BODY' }]));
     if (err.status < 500) return problemResponse(c, new AppError(code, err.message || titleOf(code)));
   }
   const trouble = databaseTrouble(err);
