@@ -3,6 +3,8 @@ import type { Problem } from '../contract/common';
 
 export interface FieldProblem {
   path: string;
+  /** RFC 6901 pointer to the same place (`/holder/address/country`). */
+  pointer?: string;
   /** English, for logs: never matched on. */
   message: string;
   /** Stable reason (src/contract/field-codes.ts), what the components translate. */

@@ -98,7 +98,7 @@ export const PlainDate = z
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'is not a calendar date')
+  }, { message: 'is not a calendar date', params: { code: 'INVALID_DATE' } })
   .openapi({ format: 'date', example: '1990-05-17' });
 
 export interface TextOptions {
@@ -119,7 +119,7 @@ export const Text = (o: TextOptions) => {
   let s = z
     .string()
     .overwrite((v) => cleanText(v, { trim: o.trim ?? true, multiline }))
-    .refine((v) => !hasControlCharacter(v, multiline), textErrorMessages.controlCharacter);
+    .refine((v) => !hasControlCharacter(v, multiline), { message: textErrorMessages.controlCharacter, params: { code: 'INVALID_CHARACTERS' } });
   if (o.min) s = s.min(o.min);
   return s.max(o.max).openapi({ pattern: multiline ? MULTILINE_TEXT_PATTERN : TEXT_PATTERN });
 };
@@ -139,7 +139,7 @@ export const DecimalString = (max = 40) => Token(max).openapi({ pattern: DECIMAL
 export const MetadataSchema = z
   .record(z.string(), z.unknown())
   .superRefine((m, ctx) => {
-    for (const issue of metadataIssues(m)) ctx.addIssue({ code: 'custom', path: issue.path ? issue.path.split('.') : [], message: issue.message });
+    for (const issue of metadataIssues(m)) ctx.addIssue({ code: 'custom', path: issue.segments, message: issue.message, params: { code: issue.code } });
   })
   .openapi('Metadata', {
     description: `Free-form JSON object: at most ${METADATA_LIMITS.keys} keys of 1 to ${METADATA_LIMITS.keyLength} characters, strings up to ${METADATA_LIMITS.stringLength} characters, nesting up to ${METADATA_LIMITS.depth} levels, ${METADATA_LIMITS.bytes / 1024} KB as JSON; no control characters.`,
