@@ -1,7 +1,8 @@
 // zod issues → `errors[]` entries: a code from the one table (src/contract/field-codes.ts), our own English (zod's
 // wording changes between versions and reads like a stack trace), and the RFC 6901 pointer beside the dotted path.
 import type { ZodError } from 'zod';
-import { FIELD_ERROR_TABLE, type FieldErrorCode, isFieldErrorCode, toPointer } from '../../src/contract/field-codes';
+import { FIELD_ERROR_TABLE } from '../../src/contract/field-code-table';
+import { type FieldErrorCode, isFieldErrorCode, toPointer } from '../../src/contract/field-codes';
 import type { FieldIssue } from './errors';
 
 type Issue = ZodError['issues'][number];

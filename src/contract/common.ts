@@ -1,6 +1,7 @@
 // Shapes every resource shares: problems (RFC 9457), pagination, ids, dates.
 import { z } from '@hono/zod-openapi';
-import { FIELD_ERROR_CODES, FIELD_ERROR_MEANING } from './field-codes';
+import { FIELD_ERROR_MEANING } from './field-code-table';
+import { FIELD_ERROR_CODES } from './field-codes';
 import { cleanText, hasControlCharacter, METADATA_LIMITS, metadataIssues, MULTILINE_TEXT_PATTERN, TEXT_PATTERN, textErrorMessages } from './text';
 
 export const Uuid = z.uuid().openapi({ example: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d' });
