@@ -142,7 +142,7 @@ function parseResume(header: string | undefined): { after: string; seen: string[
   const below = rest ? rest.split(',') : [];
   const cursor = floor !== undefined;
   if (!isUuid(last) || (cursor && (!isUuid(floor) || floor > last || rest === undefined)) || below.length > MAX_CURSOR_IDS || !below.every(isUuid)) {
-    throw new AppError('VALIDATION_FAILED', 'Last-Event-ID is not an event id or a cursor of this stream.', { errors: [{ path: 'Last-Event-ID', message: 'must be an event id, or the id: of a frame of this stream' }] });
+    throw new AppError('VALIDATION_FAILED', 'Last-Event-ID is not an event id or a cursor of this stream.', { errors: [{ path: 'Last-Event-ID', message: 'must be an event id, or the id: of a frame of this stream', code: 'INVALID_FORMAT' }] });
   }
   return cursor ? { after: floor, seen: [last, ...below] } : { after: last, seen: [] };
 }

@@ -121,7 +121,7 @@ export function bffApp(deps: BffDeps) {
     const body = await jsonBody<BffQuoteRequest & { customerId?: unknown; partnerFeeId?: unknown }>(c);
     if (body && typeof body === 'object' && ('customerId' in body || 'partnerFeeId' in body)) {
       throw new AppError('VALIDATION_FAILED', 'The session decides the customer and the partner fee.', {
-        errors: ['customerId', 'partnerFeeId'].filter((k) => k in body).map((path) => ({ path, message: 'is not accepted here' })),
+        errors: ['customerId', 'partnerFeeId'].filter((k) => k in body).map((path) => ({ path, message: 'is not accepted here', code: 'NOT_ALLOWED' as const })),
       });
     }
     return c.json(await deps.upstream.quote({ ...(body as BffQuoteRequest), customerId: boundCustomer(c) }, ctx(c)));
@@ -136,7 +136,7 @@ export function bffApp(deps: BffDeps) {
     const body = await jsonBody<CreateCustomerRequest>(c);
     // The partner's own notes on its customer and its id for the user: its backend writes them, never the browser.
     for (const path of ['metadata', 'externalUserId']) {
-      if (body && typeof body === 'object' && path in body) throw invalid([{ path, message: 'is not accepted here: the partner backend sets it' }]);
+      if (body && typeof body === 'object' && path in body) throw invalid([{ path, message: 'is not accepted here: the partner backend sets it', code: 'NOT_ALLOWED' }]);
     }
     const blocked = await deps.conflicts?.blockedFor(s.sessionId);
     if (blocked) throw rateLimited(blocked, 'tax ids already registered, for this widget session');
@@ -156,7 +156,7 @@ export function bffApp(deps: BffDeps) {
       else if (isConflict(err)) {
         await deps.conflicts?.spend(s.sessionId);
         throw new AppError('CONFLICT', 'An account with this tax id already exists. Sign in through the partner instead of creating another.', {
-          errors: [{ path: 'taxId', message: 'is already registered' }],
+          errors: [{ path: 'taxId', message: 'is already registered', code: 'NOT_UNIQUE' }],
         });
       } else throw err;
     }
@@ -185,7 +185,7 @@ export function bffApp(deps: BffDeps) {
   const page = (c: Context<BffEnv>) => ({ customerId: boundCustomer(c), size: c.req.query('size'), cursor: c.req.query('cursor') });
   const noPartnerFee = (body: Record<string, unknown>) => {
     for (const k of ['customerId', 'partnerFeeId']) {
-      if (k in body) throw new AppError('VALIDATION_FAILED', 'The session decides the customer and the partner fee.', { errors: [{ path: k, message: 'is not accepted here' }] });
+      if (k in body) throw new AppError('VALIDATION_FAILED', 'The session decides the customer and the partner fee.', { errors: [{ path: k, message: 'is not accepted here', code: 'NOT_ALLOWED' }] });
     }
   };
 
@@ -258,9 +258,9 @@ async function jsonBody<T>(c: Context<BffEnv>): Promise<T> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw invalid([{ path: '(body)', message: 'is not valid JSON' }]);
+    throw invalid([{ path: '(body)', message: 'is not valid JSON', code: 'INVALID_BODY' }]);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ path: '(body)', message: 'must be a JSON object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ path: '(body)', message: 'must be a JSON object', code: 'INVALID_BODY' }]);
   return body as T;
 }
 

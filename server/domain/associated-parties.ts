@@ -24,36 +24,36 @@ export interface ParentInfo {
 export function checkParty(p: PartyInput, parent: ParentInfo | undefined, siblingsOwnership: string[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const roles = new Set(p.roles);
-  if (roles.size !== p.roles.length) issues.push({ path: 'roles', message: 'must not repeat a role' });
-  if (p.type === 'BUSINESS' && roles.has('UBO')) issues.push({ path: 'roles', message: 'a UBO is always an individual' });
-  if (p.type === 'BUSINESS' && roles.has('REPRESENTATIVE')) issues.push({ path: 'roles', message: 'a REPRESENTATIVE is always an individual' });
+  if (roles.size !== p.roles.length) issues.push({ path: 'roles', message: 'must not repeat a role', code: 'NOT_UNIQUE' });
+  if (p.type === 'BUSINESS' && roles.has('UBO')) issues.push({ path: 'roles', message: 'a UBO is always an individual', code: 'CONFLICTING_FIELDS' });
+  if (p.type === 'BUSINESS' && roles.has('REPRESENTATIVE')) issues.push({ path: 'roles', message: 'a REPRESENTATIVE is always an individual', code: 'CONFLICTING_FIELDS' });
   if (p.type === 'INDIVIDUAL') {
-    if (!p.name) issues.push({ path: 'name', message: 'is required for an individual' });
-    if (!p.birthDate) issues.push({ path: 'birthDate', message: 'is required for an individual' });
+    if (!p.name) issues.push({ path: 'name', message: 'is required for an individual', code: 'REQUIRED' });
+    if (!p.birthDate) issues.push({ path: 'birthDate', message: 'is required for an individual', code: 'REQUIRED' });
   } else {
-    if (!p.legalName) issues.push({ path: 'legalName', message: 'is required for a business' });
-    if (!p.incorporationDate) issues.push({ path: 'incorporationDate', message: 'is required for a business' });
+    if (!p.legalName) issues.push({ path: 'legalName', message: 'is required for a business', code: 'REQUIRED' });
+    if (!p.incorporationDate) issues.push({ path: 'incorporationDate', message: 'is required for a business', code: 'REQUIRED' });
   }
 
   const owns = roles.has('UBO') || roles.has('SHAREHOLDER');
   const pct = p.ownershipPercentage === undefined ? undefined : new Decimal(String(p.ownershipPercentage));
-  if (owns && pct === undefined) issues.push({ path: 'ownershipPercentage', message: 'is required for UBO and SHAREHOLDER' });
+  if (owns && pct === undefined) issues.push({ path: 'ownershipPercentage', message: 'is required for UBO and SHAREHOLDER', code: 'REQUIRED' });
   if (pct !== undefined && (pct.isNaN() || pct.lt(25) || pct.gt(100))) {
-    issues.push({ path: 'ownershipPercentage', message: 'must be between 25 and 100' });
+    issues.push({ path: 'ownershipPercentage', message: 'must be between 25 and 100', code: 'INVALID_VALUE' });
   } else if (pct !== undefined && !owns) {
-    issues.push({ path: 'ownershipPercentage', message: 'applies only to UBO and SHAREHOLDER' });
+    issues.push({ path: 'ownershipPercentage', message: 'applies only to UBO and SHAREHOLDER', code: 'NOT_ALLOWED' });
   } else if (pct !== undefined && p.roles.includes('SHAREHOLDER')) {
     const total = siblingsOwnership.reduce((sum, s) => sum.plus(s), pct);
-    if (total.gt(100)) issues.push({ path: 'ownershipPercentage', message: `shareholders at this level would own ${total.toFixed(2)}%, over 100%` });
+    if (total.gt(100)) issues.push({ path: 'ownershipPercentage', message: `shareholders at this level would own ${total.toFixed(2)}%, over 100%`, code: 'ABOVE_MAXIMUM' });
   }
 
   if (p.parentId !== undefined) {
     if (p.roles.length !== 1 || p.roles[0] !== 'SHAREHOLDER') {
-      issues.push({ path: 'roles', message: 'a nested party (parentId) may only be a SHAREHOLDER; UBO and REPRESENTATIVE are top level only' });
+      issues.push({ path: 'roles', message: 'a nested party (parentId) may only be a SHAREHOLDER; UBO and REPRESENTATIVE are top level only', code: 'INVALID_VALUE' });
     }
     if (!parent) throw unknownReference('parentId', 'associated party of this customer');
     else if (parent.type !== 'BUSINESS' || !parent.roles.includes('SHAREHOLDER')) {
-      issues.push({ path: 'parentId', message: 'must be a business shareholder' });
+      issues.push({ path: 'parentId', message: 'must be a business shareholder', code: 'INVALID_VALUE' });
     }
   }
   return issues;

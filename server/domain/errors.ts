@@ -1,4 +1,4 @@
-import type { FieldErrorCode } from '../../src/contract/field-codes';
+import { type FieldErrorCode, toPointer } from '../../src/contract/field-codes';
 
 // The one error type the service throws on purpose: a stable code, a human detail, and the bad fields.
 export const errorCodes = [
@@ -35,10 +35,20 @@ export type ErrorCode = (typeof errorCodes)[number];
 export interface FieldIssue {
   /** Dotted path into the request: `taxId`, `address.country`, `query.size`. */
   path: string;
+  /** English, for people and logs; never the validation library's wording. */
   message: string;
   /** Stable machine-readable reason (src/contract/field-codes.ts): clients translate this, not `message`. */
-  code?: FieldErrorCode;
+  code: FieldErrorCode;
+  /** RFC 6901 pointer to the same place as `path` (`/holder/address/country`); derived from `path` when absent. */
+  pointer?: string;
 }
+
+/** The pointer of a dotted path: `(body)` is the whole document; a key with a dot needs its issue's own pointer. */
+export const pointerOfPath = (path: string): string => (path === '(body)' || path === '' ? '' : toPointer(path.split('.')));
+
+/** Every issue with its pointer, as a problem carries it. */
+export const withPointers = (errors: readonly FieldIssue[]): Required<FieldIssue>[] =>
+  errors.map((e) => ({ path: e.path, message: e.message, code: e.code, pointer: e.pointer ?? pointerOfPath(e.path) }));
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -64,7 +74,7 @@ export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `$
  * naming the field in `errors[]`. Another partner's resource answers the same, so ids never leak across partners.
  */
 export const unknownReference = (path: string, what: string): AppError =>
-  new AppError('NOT_FOUND', `${path}: no such ${what} for this partner`, { errors: [{ path, message: `is not a ${what} of yours` }] });
+  new AppError('NOT_FOUND', `${path}: no such ${what} for this partner`, { errors: [{ path, message: `is not a ${what} of yours`, code: 'UNKNOWN_REFERENCE' }] });
 
 export function invalid(errors: FieldIssue[]): AppError {
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');

@@ -1,7 +1,7 @@
 // The service's fee schedule (basis points plus a flat amount, by direction and rail; lock premiums), its default, and parsing an override from config.
 import type { FieldIssue } from './errors';
 import { AppError } from './errors';
-import { type Currency, Decimal, FIAT, RAILS, type Rail, STABLECOINS, decimalsOf, parseDecimal, railFiat, unreachable } from './money';
+import { amountErrorCode, type Currency, Decimal, FIAT, RAILS, type Rail, STABLECOINS, decimalsOf, parseDecimal, railFiat, unreachable } from './money';
 
 /** `onRamp`: fiat → stablecoin; `offRamp`: stablecoin → fiat. Named as the partner-fee resource names them. */
 export const DIRECTIONS = ['onRamp', 'offRamp'] as const;
@@ -129,18 +129,18 @@ export function lockPremiumBps(schedule: FeeSchedule, lock: TimeLock): string {
  */
 export function parseFeeRule(input: unknown, flatDecimals: number, path: string, issues: FieldIssue[]): FeeRule | undefined {
   if (!isPlainObject(input)) {
-    issues.push({ path, message: 'must be an object {"rate": "<basis points>", "flatAmount": "<amount>"}' });
+    issues.push({ path, message: 'must be an object {"rate": "<basis points>", "flatAmount": "<amount>"}', code: input === undefined ? 'REQUIRED' : 'INVALID_TYPE' });
     return undefined;
   }
   for (const key of Object.keys(input)) {
-    if (key !== 'rate' && key !== 'flatAmount') issues.push({ path: `${path}.${key}`, message: 'unknown field (expected rate and flatAmount)' });
+    if (key !== 'rate' && key !== 'flatAmount') issues.push({ path: `${path}.${key}`, message: 'unknown field (expected rate and flatAmount)', code: 'UNKNOWN_FIELD' });
   }
   const before = issues.length;
   const rate = parseDecimal(input.rate, { decimals: BPS_DECIMALS, allowZero: true, noun: 'basis points' });
-  if (!rate.ok) issues.push({ path: `${path}.rate`, message: `${rate.message} (basis points, e.g. "50" for 0.5 %)` });
-  else if (rate.value.gt(MAX_BPS)) issues.push({ path: `${path}.rate`, message: 'must be at most 10000 basis points (100 %)' });
+  if (!rate.ok) issues.push({ path: `${path}.rate`, message: `${rate.message} (basis points, e.g. "50" for 0.5 %)`, code: amountErrorCode[rate.error] });
+  else if (rate.value.gt(MAX_BPS)) issues.push({ path: `${path}.rate`, message: 'must be at most 10000 basis points (100 %)', code: 'ABOVE_MAXIMUM' });
   const flat = parseDecimal(input.flatAmount, { decimals: flatDecimals, allowZero: true, noun: 'flat amounts' });
-  if (!flat.ok) issues.push({ path: `${path}.flatAmount`, message: flat.message });
+  if (!flat.ok) issues.push({ path: `${path}.flatAmount`, message: flat.message, code: amountErrorCode[flat.error] });
   if (issues.length > before || !rate.ok || !flat.ok) return undefined;
   return { rate: rate.value.toString(), flatAmount: flat.value.toFixed(flatDecimals) };
 }
@@ -153,10 +153,10 @@ export function parsePartnerFees(input: unknown, path = 'fees'): Record<Directio
   const issues: FieldIssue[] = [];
   const out: Partial<Record<Direction, FeeRule>> = {};
   if (!isPlainObject(input)) {
-    issues.push({ path, message: 'must be an object with onRamp and offRamp' });
+    issues.push({ path, message: 'must be an object with onRamp and offRamp', code: 'INVALID_TYPE' });
   } else {
     for (const key of Object.keys(input)) {
-      if (!(DIRECTIONS as readonly string[]).includes(key)) issues.push({ path: `${path}.${key}`, message: 'unknown direction (expected onRamp and offRamp)' });
+      if (!(DIRECTIONS as readonly string[]).includes(key)) issues.push({ path: `${path}.${key}`, message: 'unknown direction (expected onRamp and offRamp)', code: 'UNKNOWN_FIELD' });
     }
     for (const d of DIRECTIONS) {
       const rule = parseFeeRule(input[d], partnerFlatDecimals(d), `${path}.${d}`, issues);
@@ -187,32 +187,32 @@ export function parseFeeSchedule(json: string, base: FeeSchedule = defaultFeeSch
   try {
     input = JSON.parse(json);
   } catch (err) {
-    throw new FeeScheduleError([{ path: '(root)', message: `not valid JSON: ${(err as Error).message}` }]);
+    throw new FeeScheduleError([{ path: '(root)', message: `not valid JSON: ${(err as Error).message}`, code: 'INVALID_BODY' }]);
   }
   const issues: FieldIssue[] = [];
   const out: FeeSchedule = structuredClone(base);
-  if (!isPlainObject(input)) throw new FeeScheduleError([{ path: '(root)', message: 'must be a JSON object with "service" and/or "lockPremiumBps"' }]);
+  if (!isPlainObject(input)) throw new FeeScheduleError([{ path: '(root)', message: 'must be a JSON object with "service" and/or "lockPremiumBps"', code: 'INVALID_BODY' }]);
 
   for (const key of Object.keys(input)) {
-    if (key !== 'service' && key !== 'lockPremiumBps') issues.push({ path: key, message: 'unknown field (expected service, lockPremiumBps)' });
+    if (key !== 'service' && key !== 'lockPremiumBps') issues.push({ path: key, message: 'unknown field (expected service, lockPremiumBps)', code: 'UNKNOWN_FIELD' });
   }
 
   if (input.service !== undefined) {
-    if (!isPlainObject(input.service)) issues.push({ path: 'service', message: 'must be an object keyed by onRamp / offRamp' });
+    if (!isPlainObject(input.service)) issues.push({ path: 'service', message: 'must be an object keyed by onRamp / offRamp', code: 'INVALID_VALUE' });
     else {
       for (const [d, byRail] of Object.entries(input.service)) {
         if (!(DIRECTIONS as readonly string[]).includes(d)) {
-          issues.push({ path: `service.${d}`, message: 'unknown direction (expected onRamp, offRamp)' });
+          issues.push({ path: `service.${d}`, message: 'unknown direction (expected onRamp, offRamp)', code: 'UNKNOWN_FIELD' });
           continue;
         }
         const direction = d as Direction;
         if (!isPlainObject(byRail)) {
-          issues.push({ path: `service.${d}`, message: `must be an object keyed by rail (${RAILS.join(', ')})` });
+          issues.push({ path: `service.${d}`, message: `must be an object keyed by rail (${RAILS.join(', ')})`, code: 'INVALID_VALUE' });
           continue;
         }
         for (const [r, rule] of Object.entries(byRail)) {
           if (!(RAILS as readonly string[]).includes(r)) {
-            issues.push({ path: `service.${d}.${r}`, message: `unknown rail (expected ${RAILS.join(', ')})` });
+            issues.push({ path: `service.${d}.${r}`, message: `unknown rail (expected ${RAILS.join(', ')})`, code: 'UNKNOWN_FIELD' });
             continue;
           }
           const rail = r as Rail;
@@ -224,21 +224,21 @@ export function parseFeeSchedule(json: string, base: FeeSchedule = defaultFeeSch
   }
 
   if (input.lockPremiumBps !== undefined) {
-    if (!isPlainObject(input.lockPremiumBps)) issues.push({ path: 'lockPremiumBps', message: 'must be an object {"1m": "<bps>", "5m": "<bps>"}' });
+    if (!isPlainObject(input.lockPremiumBps)) issues.push({ path: 'lockPremiumBps', message: 'must be an object {"1m": "<bps>", "5m": "<bps>"}', code: 'INVALID_VALUE' });
     else {
       for (const [lock, value] of Object.entries(input.lockPremiumBps)) {
         const path = `lockPremiumBps.${lock}`;
         if (lock === '30s') {
-          issues.push({ path, message: 'the 30s lock is free by contract and takes no premium' });
+          issues.push({ path, message: 'the 30s lock is free by contract and takes no premium', code: 'INVALID_VALUE' });
           continue;
         }
         if (lock !== '1m' && lock !== '5m') {
-          issues.push({ path, message: 'unknown lock (expected 1m, 5m)' });
+          issues.push({ path, message: 'unknown lock (expected 1m, 5m)', code: 'UNKNOWN_FIELD' });
           continue;
         }
         const bps = parseDecimal(value, { decimals: BPS_DECIMALS, allowZero: true, noun: 'basis points' });
-        if (!bps.ok) issues.push({ path, message: bps.message });
-        else if (bps.value.gt(MAX_BPS)) issues.push({ path, message: 'must be at most 10000 basis points' });
+        if (!bps.ok) issues.push({ path, message: bps.message, code: amountErrorCode[bps.error] });
+        else if (bps.value.gt(MAX_BPS)) issues.push({ path, message: 'must be at most 10000 basis points', code: 'ABOVE_MAXIMUM' });
         else out.lockPremiumBps[lock] = bps.value.toString();
       }
     }
@@ -246,7 +246,7 @@ export function parseFeeSchedule(json: string, base: FeeSchedule = defaultFeeSch
 
   // A longer lock carries more risk for the service; a cheaper 5m than 1m would be a typo.
   if (!issues.length && new Decimal(out.lockPremiumBps['5m']).lt(out.lockPremiumBps['1m'])) {
-    issues.push({ path: 'lockPremiumBps.5m', message: `must be at least the 1m premium (${out.lockPremiumBps['1m']})` });
+    issues.push({ path: 'lockPremiumBps.5m', message: `must be at least the 1m premium (${out.lockPremiumBps['1m']})`, code: 'INVALID_VALUE' });
   }
   if (issues.length) throw new FeeScheduleError(issues);
   return out;

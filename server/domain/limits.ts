@@ -25,10 +25,10 @@ export function limitSetWith(row: { type: 'INDIVIDUAL' | 'BUSINESS' }, o: { sing
 export const DEFAULT_LIMIT_CEILINGS: Readonly<Record<'INDIVIDUAL' | 'BUSINESS', string>> = { INDIVIDUAL: '100000.00', BUSINESS: '10000000.00' };
 
 /** The limits of an override above the ceiling of the customer's type, each with its message (empty when none is). */
-export function ceilingIssues(override: Partial<Record<LimitName, string | null>>, ceiling: string): { path: LimitName; message: string }[] {
+export function ceilingIssues(override: Partial<Record<LimitName, string | null>>, ceiling: string): { path: LimitName; message: string; code: 'ABOVE_MAXIMUM' }[] {
   return (['single', 'daily', 'monthly'] as const).flatMap((name) => {
     const v = override[name];
-    return v != null && new Decimal(v).gt(ceiling) ? [{ path: name, message: `must be at most ${new Decimal(ceiling).toFixed(2)}, this service's ceiling for the customer's type` }] : [];
+    return v != null && new Decimal(v).gt(ceiling) ? [{ path: name, message: `must be at most ${new Decimal(ceiling).toFixed(2)}, this service's ceiling for the customer's type`, code: 'ABOVE_MAXIMUM' as const }] : [];
   });
 }
 

@@ -106,7 +106,7 @@ export function defaultRail(sourceCurrency: string, targetCurrency: string): Rai
   return fiat ? railsFor(fiat)[0] : undefined;
 }
 
-const unsupported = (message: string, path: string): AppError => new AppError('UNSUPPORTED_PAIR', message, { errors: [{ path, message }] });
+const unsupported = (message: string, path: string): AppError => new AppError('UNSUPPORTED_PAIR', message, { errors: [{ path, message, code: 'NOT_ALLOWED' }] });
 
 export interface Fee {
   /** Basis points. For the service fee: the schedule's rate plus any lock premium. */
@@ -195,7 +195,7 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
     if (minimumTarget && priced.final.lt(minimumTarget)) {
       const guaranteed = formatAmount(priced.final, targetCurrency);
       const message = `${formatAmount(minimumTarget, targetCurrency)} ${targetCurrency} cannot be guaranteed for this sourceAmount; the amount that can be guaranteed is ${guaranteed}`;
-      throw new AppError('TARGET_AMOUNT_NOT_GUARANTEED', `targetAmount: ${message}`, { errors: [{ path: 'targetAmount', message }], extra: { guaranteedTargetAmount: guaranteed } });
+      throw new AppError('TARGET_AMOUNT_NOT_GUARANTEED', `targetAmount: ${message}`, { errors: [{ path: 'targetAmount', message, code: 'ABOVE_MAXIMUM' }], extra: { guaranteedTargetAmount: guaranteed } });
     }
   } else {
     const target = amountOrThrow(input.targetAmount, targetCurrency, 'targetAmount');

@@ -1,7 +1,7 @@
 // Associated parties of a business as they change: added, corrected and removed while verification has not started,
 // each change one transaction with the customer row locked.
 import { Decimal } from 'decimal.js';
-import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorCode, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
 import type { CreateAssociatedParty, UpdateAssociatedParty } from '../../src/contract/kyc';
 import { normalizeTaxId } from '../../src/contract/tax-id';
@@ -39,11 +39,11 @@ function partyIssues(body: CreateAssociatedParty, parties: PartyRow[], now: Date
   const siblings = others.filter((p) => (p.parentId ?? undefined) === body.parentId && p.roles.includes('SHAREHOLDER') && p.ownershipPercentage);
   const issues: FieldIssue[] = checkParty(body, parent, siblings.map((p) => p.ownershipPercentage!));
   const country = body.address.country;
-  if (!isAlpha3Country(country)) issues.push({ path: 'address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
+  if (!isAlpha3Country(country)) issues.push({ path: 'address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA', code: 'INVALID_COUNTRY' });
   const taxIssue = checkTaxId(body.taxId, body.type, isAlpha3Country(country) ? country : undefined);
-  if (taxIssue) issues.push({ path: 'taxId', message: fieldErrorMessages[taxIssue] });
+  if (taxIssue) issues.push({ path: 'taxId', message: fieldErrorMessages[taxIssue], code: fieldErrorCode[taxIssue] });
   const dateIssue = body.type === 'INDIVIDUAL' ? body.birthDate && checkBirthDate(body.birthDate, now) : body.incorporationDate && checkPastDate(body.incorporationDate, now);
-  if (dateIssue) issues.push({ path: body.type === 'INDIVIDUAL' ? 'birthDate' : 'incorporationDate', message: fieldErrorMessages[dateIssue] });
+  if (dateIssue) issues.push({ path: body.type === 'INDIVIDUAL' ? 'birthDate' : 'incorporationDate', message: fieldErrorMessages[dateIssue], code: fieldErrorCode[dateIssue] });
   return issues;
 }
 

@@ -1,6 +1,6 @@
 // Bank accounts as they move: creation with the holder under verification, and the (sandbox) holder review that approves or rejects it.
 import type { CreateBankAccount } from '../../src/contract/bank-accounts';
-import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { checkBirthDate, checkPastDate, checkTaxId, fieldErrorCode, fieldErrorMessages } from '../../src/contract/customer-rules';
 import { isAlpha3Country } from '../../src/contract/countries';
 import { normalizeTaxId } from '../../src/contract/tax-id';
 import { type AccountRail, checkIdentifier, checkSelfHolder, currencyOfRail } from '../domain/bank-accounts';
@@ -39,27 +39,27 @@ type BankDeps = Pick<Deps, 'clock' | 'config'>;
 export async function createBankAccount(db: Db, deps: BankDeps, partnerId: string, body: CreateBankAccount): Promise<BankAccountRow> {
   const issues: FieldIssue[] = [];
   const rail = body.rail as AccountRail;
-  if (body.currency !== currencyOfRail[rail]) issues.push({ path: 'currency', message: `must be ${currencyOfRail[rail]} for ${rail}` });
+  if (body.currency !== currencyOfRail[rail]) issues.push({ path: 'currency', message: `must be ${currencyOfRail[rail]} for ${rail}`, code: 'CONFLICTING_FIELDS' });
   const identifier = checkIdentifier(rail, body.identifier as Record<string, string>, issues);
   const h = body.holder;
   const now = deps.clock.now();
-  if (h.type === 'INDIVIDUAL' && !h.name) issues.push({ path: 'holder.name', message: 'is required for an individual holder' });
-  if (h.type === 'BUSINESS' && !h.legalName) issues.push({ path: 'holder.legalName', message: 'is required for a business holder' });
-  if (!isAlpha3Country(h.address.country)) issues.push({ path: 'holder.address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
+  if (h.type === 'INDIVIDUAL' && !h.name) issues.push({ path: 'holder.name', message: 'is required for an individual holder', code: 'REQUIRED' });
+  if (h.type === 'BUSINESS' && !h.legalName) issues.push({ path: 'holder.legalName', message: 'is required for a business holder', code: 'REQUIRED' });
+  if (!isAlpha3Country(h.address.country)) issues.push({ path: 'holder.address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA', code: 'INVALID_COUNTRY' });
   // A counterparty's tax id is judged by the country of the holder's address. A SELF holder's tax id is the customer's
   // own, already judged by the customer's country when the customer was created (a German living in São Paulo keeps
   // their German id): it is compared with the customer's below instead.
   if (h.relationship !== 'SELF') {
     const taxIssue = checkTaxId(h.taxId, h.type, isAlpha3Country(h.address.country) ? h.address.country : undefined);
-    if (taxIssue) issues.push({ path: 'holder.taxId', message: fieldErrorMessages[taxIssue] });
+    if (taxIssue) issues.push({ path: 'holder.taxId', message: fieldErrorMessages[taxIssue], code: fieldErrorCode[taxIssue] });
   }
   if (h.birthDate) {
     const e = checkBirthDate(h.birthDate, now);
-    if (e) issues.push({ path: 'holder.birthDate', message: fieldErrorMessages[e] });
+    if (e) issues.push({ path: 'holder.birthDate', message: fieldErrorMessages[e], code: fieldErrorCode[e] });
   }
   if (h.incorporationDate) {
     const e = checkPastDate(h.incorporationDate, now);
-    if (e) issues.push({ path: 'holder.incorporationDate', message: fieldErrorMessages[e] });
+    if (e) issues.push({ path: 'holder.incorporationDate', message: fieldErrorMessages[e], code: fieldErrorCode[e] });
   }
   if (issues.length) throw invalid(issues);
   return db.transaction(async (tx) => {

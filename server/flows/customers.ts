@@ -1,7 +1,7 @@
 // Customers as the partner's API sees them: created (with their customer.created event), listed, found, and given their
 // additional information.
 import type { CreateCustomerRequest, Customer } from '../../src/contract/customers';
-import { checkNewCustomer, DEFAULT_TAX_COUNTRY, fieldErrorMessages } from '../../src/contract/customer-rules';
+import { checkNewCustomer, DEFAULT_TAX_COUNTRY, fieldErrorCode, fieldErrorMessages } from '../../src/contract/customer-rules';
 import type { AdditionalInformation } from '../../src/contract/kyc';
 import { normalizeTaxId } from '../../src/contract/tax-id';
 import { AppError, invalid, notFound, unknownReference } from '../domain/errors';
@@ -43,7 +43,7 @@ export const customerOfUser = (db: Db, partnerId: string, externalUserId: string
 export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: string, body: CreateCustomerRequest): Promise<Customer> {
   const now = deps.clock.now();
   const badFields = Object.entries(checkNewCustomer(body, now));
-  if (badFields.length) throw invalid(badFields.map(([path, key]) => ({ path, message: fieldErrorMessages[key] })));
+  if (badFields.length) throw invalid(badFields.map(([path, key]) => ({ path, message: fieldErrorMessages[key], code: fieldErrorCode[key] })));
   return db.transaction(async (tx) => {
     const result = await insertCustomer(tx, {
       id: newId(),
@@ -64,7 +64,7 @@ export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: stri
     });
     if ('existingId' in result) {
       throw new AppError('CONFLICT', `A customer with this ${result.taken} already exists: ${result.existingId}.`, {
-        errors: [{ path: result.taken, message: `already belongs to customer ${result.existingId}` }],
+        errors: [{ path: result.taken, message: `already belongs to customer ${result.existingId}`, code: 'NOT_UNIQUE' }],
         extra: { existingCustomerId: result.existingId },
       });
     }
@@ -87,7 +87,7 @@ export async function setAdditionalInformation(db: Db, deps: CustomerDeps, partn
     if (!row) throw notFound('Customer');
     assertAdditionalInformationAllowed(row.verificationStatus);
     if (row.type !== info.type) {
-      throw new AppError('VALIDATION_FAILED', `This customer is ${row.type}; send the ${row.type} record.`, { errors: [{ path: 'type', message: `must be ${row.type}` }] });
+      throw new AppError('VALIDATION_FAILED', `This customer is ${row.type}; send the ${row.type} record.`, { errors: [{ path: 'type', message: `must be ${row.type}`, code: 'CONFLICTING_FIELDS' }] });
     }
     const updated = await updateCustomer(tx, partnerId, id, { additionalInformation: info, updatedAt: deps.clock.now() });
     return presentCustomer(tx, deps, updated);

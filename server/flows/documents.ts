@@ -1,4 +1,5 @@
 // Documents: the upload rules (fields, order, per-customer quota) and recording a staged file as a document in one transaction.
+import { issuesOf } from '../domain/zod-issues';
 import { z } from 'zod';
 import { DOCUMENT_CONTENT_TYPES, DOCUMENT_TYPES, IDENTITY_TYPES, MAX_DOCUMENT_BYTES } from '../../src/contract/kyc';
 import { isAlpha3Country } from '../../src/contract/countries';
@@ -94,23 +95,24 @@ export const customerDocuments = (db: Db, c: Pick<CustomerRow, 'partnerId' | 'id
 /** Checks the upload's fields against the customer: type, side, country, party. */
 export async function checkFields(tx: Db, c: CustomerRow, fields: Record<string, string>, opts: { allowSelfie: boolean }) {
   const step = fields.type === undefined ? undefined : NOT_A_DOCUMENT[fields.type];
-  if (step) throw invalid([{ path: 'type', message: `${fields.type} is a requirement met without a document: ${step}` }]);
-  const parsed = Fields.safeParse(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== '')));
-  const issues: FieldIssue[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: String(i.path[0] ?? '(body)'), message: i.code === 'invalid_type' ? 'is required' : i.message }));
+  if (step) throw invalid([{ path: 'type', message: `${fields.type} is a requirement met without a document: ${step}`, code: 'NOT_ALLOWED' }]);
+  const input = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== ''));
+  const parsed = Fields.safeParse(input);
+  const issues: FieldIssue[] = parsed.success ? [] : issuesOf(parsed.error, 'form', input);
   if (!parsed.success) throw invalid(issues);
   const f = parsed.data;
-  if (f.type === 'SELFIE' && !opts.allowSelfie) issues.push({ path: 'type', message: 'SELFIE is taken on the hosted verification page (verification.link)' });
+  if (f.type === 'SELFIE' && !opts.allowSelfie) issues.push({ path: 'type', message: 'SELFIE is taken on the hosted verification page (verification.link)', code: 'NOT_ALLOWED' });
   const needsSide = f.type === 'ID_CARD' || f.type === 'DRIVERS_LICENSE';
-  if (needsSide && !f.side) issues.push({ path: 'side', message: `is required for ${f.type}: upload FRONT_SIDE and BACK_SIDE separately` });
+  if (needsSide && !f.side) issues.push({ path: 'side', message: `is required for ${f.type}: upload FRONT_SIDE and BACK_SIDE separately`, code: 'REQUIRED' });
   // The spec sends `side` on every upload form; it means something only for two-sided documents and is ignored elsewhere (a PASSPORT has one page).
   if (!needsSide) delete f.side;
-  if (f.country !== undefined && !isAlpha3Country(f.country.toUpperCase())) issues.push({ path: 'country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
+  if (f.country !== undefined && !isAlpha3Country(f.country.toUpperCase())) issues.push({ path: 'country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA', code: 'INVALID_COUNTRY' });
   if (f.associatedPartyId) {
     const parties = await listParties(tx, c.partnerId, c.id);
     const party = parties.find((p) => p.id === f.associatedPartyId);
     if (!party) throw unknownReference('associatedPartyId', 'associated party of this customer');
     else if (party.type === 'INDIVIDUAL' && !(IDENTITY_TYPES as readonly string[]).includes(f.type) && f.type !== 'OTHER') {
-      issues.push({ path: 'type', message: 'an individual party sends an identity document (ID_CARD, PASSPORT or DRIVERS_LICENSE)' });
+      issues.push({ path: 'type', message: 'an individual party sends an identity document (ID_CARD, PASSPORT or DRIVERS_LICENSE)', code: 'CONFLICTING_FIELDS' });
     }
   }
   if (issues.length) throw invalid(issues);
@@ -143,7 +145,7 @@ export async function recordDocument(
   received: Received,
   opts: { allowSelfie: boolean },
 ): Promise<DocumentRow> {
-  if (!received.file) throw invalid([{ path: 'file', message: 'is required' }]);
+  if (!received.file) throw invalid([{ path: 'file', message: 'is required', code: 'REQUIRED' }]);
   const file = received.file;
   let published = false;
   try {

@@ -15,7 +15,7 @@ export async function createPartnerFee(db: Db, deps: { clock: Clock; defaultBloc
   const blockchain = body.blockchain ?? deps.defaultBlockchain;
   const fees = parsePartnerFees(body.fees);
   const problem = addressProblem(blockchain, body.walletAddress);
-  if (problem) throw invalid([{ path: 'walletAddress', message: problem }]);
+  if (problem) throw invalid([{ path: 'walletAddress', message: problem, code: 'INVALID_ADDRESS' }]);
   return insertPartnerFee(db, { id: newId(), partnerId, name: body.name, walletAddress: body.walletAddress, blockchain, fees, createdAt: deps.clock.now() });
 }
 

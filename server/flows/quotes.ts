@@ -67,13 +67,13 @@ export async function priceFor(db: Db, deps: QuoteDeps, partnerId: string, req: 
 export async function quote(db: Db, deps: QuoteDeps, partnerId: string, body: QuoteRequest): Promise<Quote> {
   const issues: FieldIssue[] = [];
   if (body.type === 'FLOATING') {
-    if (body.customerId === undefined) issues.push({ path: 'customerId', message: 'is required for a FLOATING quote' });
-    if (body.rail === undefined) issues.push({ path: 'rail', message: 'is required for a FLOATING quote' });
-    if (body.sourceAmount === undefined) issues.push({ path: 'sourceAmount', message: 'is required for a FLOATING quote' });
-    if (body.targetAmount !== undefined) issues.push({ path: 'targetAmount', message: 'applies only to LOCKED quotes' });
-    if (body.timeLock !== undefined) issues.push({ path: 'timeLock', message: 'applies only to LOCKED quotes' });
+    if (body.customerId === undefined) issues.push({ path: 'customerId', message: 'is required for a FLOATING quote', code: 'REQUIRED' });
+    if (body.rail === undefined) issues.push({ path: 'rail', message: 'is required for a FLOATING quote', code: 'REQUIRED' });
+    if (body.sourceAmount === undefined) issues.push({ path: 'sourceAmount', message: 'is required for a FLOATING quote', code: 'REQUIRED' });
+    if (body.targetAmount !== undefined) issues.push({ path: 'targetAmount', message: 'applies only to LOCKED quotes', code: 'NOT_ALLOWED' });
+    if (body.timeLock !== undefined) issues.push({ path: 'timeLock', message: 'applies only to LOCKED quotes', code: 'NOT_ALLOWED' });
   } else if (body.sourceAmount === undefined && body.targetAmount === undefined) {
-    issues.push({ path: 'sourceAmount', message: 'give sourceAmount, targetAmount or both' });
+    issues.push({ path: 'sourceAmount', message: 'give sourceAmount, targetAmount or both', code: 'REQUIRED' });
   }
   if (issues.length) throw invalid(issues);
   if (body.customerId !== undefined && !(await customerExists(db, partnerId, body.customerId))) throw unknownReference('customerId', 'customer');

@@ -22,7 +22,7 @@ async function checkUrl(deps: FlowDeps, url: string): Promise<void> {
   try {
     await assertPublicUrl(url);
   } catch (err) {
-    if (err instanceof UnsafeAddressError) throw invalid([{ path: 'url', message: err.message }]);
+    if (err instanceof UnsafeAddressError) throw invalid([{ path: 'url', message: err.message, code: 'INVALID_ADDRESS' }]);
     throw err;
   }
 }

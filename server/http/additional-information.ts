@@ -30,10 +30,10 @@ export function additionalInformationApp(deps: Deps) {
     const { id } = c.req.valid('param');
     const info = c.req.valid('json');
     const issues: FieldIssue[] = [];
-    if (!isValidPhoneNumber(info.phone) || !info.phone.startsWith('+')) issues.push({ path: 'phone', message: 'must be a valid phone number in international format, e.g. +5511987654321' });
-    if (!isAlpha3Country(info.address.country)) issues.push({ path: 'address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA' });
+    if (!isValidPhoneNumber(info.phone) || !info.phone.startsWith('+')) issues.push({ path: 'phone', message: 'must be a valid phone number in international format, e.g. +5511987654321', code: 'INVALID_PHONE' });
+    if (!isAlpha3Country(info.address.country)) issues.push({ path: 'address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA', code: 'INVALID_COUNTRY' });
     if (info.type === 'BUSINESS' && info.isRegulatedActivity && !info.regulatedActivityDetails) {
-      issues.push({ path: 'regulatedActivityDetails', message: 'is required when isRegulatedActivity is true' });
+      issues.push({ path: 'regulatedActivityDetails', message: 'is required when isRegulatedActivity is true', code: 'REQUIRED' });
     }
     if (issues.length) throw invalid(issues);
     const customer = await setAdditionalInformation(deps.store.db, deps, c.get('partnerId'), id, info);

@@ -48,7 +48,7 @@ export function documentsApp(deps: Deps) {
   });
   app.post('/customers/:id/documents', async (c) => {
     const id = c.req.param('id');
-    if (!isUuid(id)) throw invalid([{ path: 'id', message: 'must be a UUID' }]);
+    if (!isUuid(id)) throw invalid([{ path: 'id', message: 'must be a UUID', code: 'INVALID_FORMAT' }]);
     const partnerId = c.get('partnerId');
     // Refuse before reading the body when the answer cannot be yes.
     await assertCustomerCanReceive(deps.store.db, deps.config, partnerId, id);

@@ -11,7 +11,7 @@ const keyOf = (c: Context<AppEnv>): string | undefined => {
   const key = c.req.header('idempotency-key');
   if (key === undefined || !['POST', 'PATCH'].includes(c.req.method)) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw invalid([{ path: 'header.Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+    throw invalid([{ path: 'header.Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters', code: 'INVALID_FORMAT' }]);
   }
   return key;
 };

@@ -3,6 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { toPointer } from '../../src/contract/field-codes';
 import { hasControlCharacter, textErrorMessages } from '../../src/contract/text';
 import { AppError, type FieldIssue, invalid } from '../domain/errors';
 import type { AppEnv } from './env';
@@ -47,14 +48,14 @@ export function jsonOnly(opts: { multipartPaths?: RegExp } = {}): MiddlewareHand
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as UTF-8 JSON (got charset ${charset.slice(0, 40)}).`);
     // Bytes that are not UTF-8 would be decoded with replacement characters and stored so: refused, nothing stored.
-    if (!isUtf8(bytes)) throw invalid([{ path: '(body)', message: 'is not valid UTF-8' }]);
+    if (!isUtf8(bytes)) throw invalid([{ path: '(body)', message: 'is not valid UTF-8', code: 'INVALID_BODY' }]);
     const text = utf8.decode(bytes);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid([{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid([{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels`, code: 'INVALID_BODY' }]);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw invalid([{ path: '(body)', message: 'is not valid JSON' }]);
+      throw invalid([{ path: '(body)', message: 'is not valid JSON', code: 'INVALID_BODY' }]);
     }
     const bad = controlCharacterIssue(parsed);
     if (bad) throw invalid([bad]);
@@ -97,18 +98,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  * at most MAX_JSON_DEPTH deep, but nothing here relies on it.
  */
 export function controlCharacterIssue(value: unknown): FieldIssue | undefined {
-  const stack: [unknown, string][] = [[value, '']];
-  const at = (path: string, k: string) => (path ? `${path}.${k}` : k);
+  const stack: [unknown, string[]][] = [[value, []]];
+  const issue = (at: string[], message: string): FieldIssue => ({ path: at.join('.') || '(body)', pointer: toPointer(at), message, code: 'INVALID_CHARACTERS' });
   while (stack.length) {
-    const [v, path] = stack.pop()!;
+    const [v, at] = stack.pop()!;
     if (typeof v === 'string') {
-      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return { path: path || '(body)', message: textErrorMessages.controlCharacter };
+      if (hasControlCharacter(v.replace(/[\t\n\r]/g, ' '))) return issue(at, textErrorMessages.controlCharacter);
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push([x, at(path, String(i))]));
+      v.forEach((x, i) => stack.push([x, [...at, String(i)]]));
     } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (hasControlCharacter(k)) return { path: at(path, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'is a key with control characters or malformed Unicode' };
-        stack.push([x, at(path, k)]);
+        if (hasControlCharacter(k)) return issue([...at, k.replace(/[\p{Cc}\p{Cs}]/gu, '?')], 'is a key with control characters or malformed Unicode');
+        stack.push([x, [...at, k]]);
       }
     }
   }

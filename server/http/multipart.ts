@@ -46,7 +46,7 @@ export async function receiveUpload<T extends string>(req: Request, files: FileS
   }
   const length = Number(req.headers.get('content-length') ?? '0');
   if (length > opts.maxFileBytes + MULTIPART_OVERHEAD) throw tooLarge(opts.maxFileBytes);
-  if (!req.body) throw invalid([{ path: 'file', message: 'is required' }]);
+  if (!req.body) throw invalid([{ path: 'file', message: 'is required', code: 'REQUIRED' }]);
 
   // fileSize one over the maximum: busboy reports its limit when the count *reaches* it, and a file of exactly the maximum is fine.
   const parser = busboy({ headers: { 'content-type': type }, limits: { fileSize: opts.maxFileBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 20 } });
@@ -65,7 +65,7 @@ export async function receiveUpload<T extends string>(req: Request, files: FileS
   };
 
   parser.on('field', (name, value, info) => {
-    if (info.valueTruncated) refuse(invalid([{ path: name, message: 'is too long' }]));
+    if (info.valueTruncated) refuse(invalid([{ path: name, message: 'is too long', code: 'TOO_LONG' }]));
     fields[name] = value;
   });
   parser.on('file', (name, stream, info) => {
@@ -95,7 +95,7 @@ export async function receiveUpload<T extends string>(req: Request, files: FileS
     if (staged) await files.discard(staged);
     if (refusal) throw refusal;
     if (err instanceof AppError) throw err;
-    throw invalid([{ path: '(body)', message: `is not a complete multipart/form-data body (${(err as Error).message || 'ended early'})` }]);
+    throw invalid([{ path: '(body)', message: `is not a complete multipart/form-data body (${(err as Error).message || 'ended early'})`, code: 'INVALID_BODY' }]);
   }
 }
 
@@ -112,7 +112,7 @@ export async function withUpload<T extends string, R>(req: Request, files: FileS
   }
 }
 
-const tooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', `Documents are at most ${max / 1024 / 1024} MB.`, { errors: [{ path: 'file', message: `must be at most ${max} bytes` }] });
+const tooLarge = (max: number) => new AppError('PAYLOAD_TOO_LARGE', `Documents are at most ${max / 1024 / 1024} MB.`, { errors: [{ path: 'file', message: `must be at most ${max} bytes`, code: 'TOO_LARGE' }] });
 
 /** Streams one file part into a staged file, checking its type on the first bytes and its size on every chunk. */
 async function stageFile<T extends string>(stream: Readable, fileName: string | undefined, files: FileStore, opts: UploadOptions<T>) {
@@ -157,7 +157,7 @@ class FileCheck extends Transform {
     this.head = [];
     const detected = await fileTypeFromBuffer(head);
     if (!detected || !(this.opts.contentTypes as readonly string[]).includes(detected.mime)) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', this.opts.wrongType.detail, { errors: [{ path: 'file', message: this.opts.wrongType.message }] });
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', this.opts.wrongType.detail, { errors: [{ path: 'file', message: this.opts.wrongType.message, code: 'INVALID_FORMAT' }] });
     }
     this.contentType = detected.mime;
     this.push(head);

@@ -93,7 +93,7 @@ export function serveDocument(build: () => Doc) {
   return (c: Context) => {
     const asked = c.req.query('version');
     const version = (asked ?? LATEST) as ApiVersion;
-    if (!(VERSIONS as readonly string[]).includes(version)) throw invalid([{ path: 'query.version', message: `must be one of ${VERSIONS.join(', ')}` }]);
+    if (!(VERSIONS as readonly string[]).includes(version)) throw invalid([{ path: 'query.version', message: `must be one of ${VERSIONS.join(', ')}`, code: 'NOT_ONE_OF' }]);
     let doc = built.get(version);
     if (!doc) {
       const latest = built.get(LATEST) ?? build();

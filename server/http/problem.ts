@@ -2,9 +2,10 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
-import { AppError, type ErrorCode, type FieldIssue, invalid } from '../domain/errors';
+import { AppError, type ErrorCode, invalid, withPointers } from '../domain/errors';
 import { databaseTrouble } from '../flows/database-trouble';
 import type { AppEnv } from './env';
+import { issuesOf } from '../domain/zod-issues';
 
 const statusOf: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -60,7 +61,7 @@ export function problemBody(err: AppError, requestId: string) {
     status: statusOf[err.code],
     detail: err.detail,
     code: err.code,
-    ...(err.errors ? { errors: err.errors } : {}),
+    ...(err.errors ? { errors: withPointers(err.errors) } : {}),
     ...err.extra,
     requestId,
   };
@@ -79,25 +80,14 @@ export function problemResponse(c: Context<AppEnv>, err: AppError): Response {
   return c.newResponse(JSON.stringify(body), body.status as 400, headers);
 }
 
-/** zod issues → `errors[{path, message}]`, with the location (`query.`, `path.`) prefixed for non-body input. */
-export function issuesOf(error: ZodError, target?: string): FieldIssue[] {
-  const prefix = target === 'query' ? 'query.' : target === 'header' ? 'header.' : '';
-  return error.issues.flatMap((i): FieldIssue[] => {
-    const path = i.path.map(String).join('.');
-    const at = (p: string) => prefix + (p || '(body)');
-    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ path: at(path ? `${path}.${k}` : k), message: 'is not a known field', code: 'UNKNOWN_FIELD' as const }));
-    if (i.code === 'invalid_type' && /received undefined/.test(i.message)) return [{ path: at(path), message: 'is required', code: 'REQUIRED' }];
-    if (i.code === 'invalid_value') return [{ path: at(path), message: i.message, code: 'NOT_ONE_OF' }];
-    return [{ path: at(path), message: i.message }];
-  });
-}
+export { issuesOf } from '../domain/zod-issues';
 
 /** The `defaultHook` of every OpenAPIHono app: a failed zod validation is a 400 naming each bad field. */
 export const validationHook = (
-  result: { success: true; data: unknown; target?: string } | { success: false; error: ZodError; target?: string },
+  result: { success: true; data: unknown; target?: string } | { success: false; error: ZodError; data?: unknown; target?: string },
   c: Context<AppEnv>,
 ) => {
-  if (!result.success) return problemResponse(c, invalid(issuesOf(result.error, result.target)));
+  if (!result.success) return problemResponse(c, invalid(issuesOf(result.error, result.target, result.data)));
 };
 
 export function onError(err: Error, c: Context<AppEnv>): Response {
@@ -105,6 +95,8 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof HTTPException) {
     const code: ErrorCode =
       err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 401 ? 'UNAUTHENTICATED' : err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED';
+    // hono's own 400s (a body its validator could not read) name the body, as every VALIDATION_FAILED names a field.
+    if (code === 'VALIDATION_FAILED') return problemResponse(c, invalid([{ path: '(body)', message: 'is not a JSON object this operation reads', code: 'INVALID_BODY' }]));
     if (err.status < 500) return problemResponse(c, new AppError(code, err.message || titleOf(code)));
   }
   const trouble = databaseTrouble(err);

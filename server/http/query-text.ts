@@ -21,7 +21,7 @@ export function queryText(): MiddlewareHandler {
         const refuse = (message: string) => {
           // Checked before /v2's own stack runs, so the refusal names its version here, as every other /v2 answer does.
           if (c.req.path.startsWith('/v2/')) setAnswerHeader(c, 'ramp-version', answeredVersion(c.req.header('ramp-version')));
-          return invalid([{ path: `query.${shown()}`, message }]);
+          return invalid([{ path: `query.${shown()}`, message, code: 'INVALID_CHARACTERS' }]);
         };
         if (hasControlCharacter(name)) throw refuse('is a parameter name with control characters or malformed Unicode');
         if (hasControlCharacter(value)) throw refuse(textErrorMessages.controlCharacter);

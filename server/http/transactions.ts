@@ -37,6 +37,7 @@ const legacyOffRamp: MiddlewareHandler = async (c, next) => {
         path: 'bankAccountId',
         message:
           'is required: since v2.0.0 the destination is a bank account (customerId and payment were removed); register it with POST /v2/bank-accounts and pass its id',
+        code: 'REQUIRED',
       },
     ]);
   }

@@ -136,7 +136,7 @@ export function parseVersion(header: string | undefined): ApiVersion {
   if (header === undefined || header.trim() === '') return LATEST;
   const v = header.trim();
   if ((VERSIONS as readonly string[]).includes(v)) return v as ApiVersion;
-  throw new AppError('VALIDATION_FAILED', `Ramp-Version must be one of ${VERSIONS.join(', ')}.`, { errors: [{ path: 'Ramp-Version', message: `must be one of ${VERSIONS.join(', ')}` }] });
+  throw new AppError('VALIDATION_FAILED', `Ramp-Version must be one of ${VERSIONS.join(', ')}.`, { errors: [{ path: 'Ramp-Version', message: `must be one of ${VERSIONS.join(', ')}`, code: 'NOT_ONE_OF' }] });
 }
 
 /** The version an answer names: the one asked for when it is listed, else the latest (a refused header is answered so). */

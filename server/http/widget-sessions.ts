@@ -25,7 +25,7 @@ export function widgetSessionsApp(deps: Deps) {
   return openApiApp().openapi(createWidgetSession, async (c) => {
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
-    if (body.customerId && body.externalUserId) throw invalid([{ path: 'externalUserId', message: 'is given with customerId: name the customer one way' }]);
+    if (body.customerId && body.externalUserId) throw invalid([{ path: 'externalUserId', message: 'is given with customerId: name the customer one way', code: 'CONFLICTING_FIELDS' }]);
     if (body.customerId) await assertCustomerReference(deps.store.db, partnerId, body.customerId);
     // The user's customer, when there is one; only this partner's customers are looked at.
     const customerId = body.externalUserId ? ((await customerOfUser(deps.store.db, partnerId, body.externalUserId))?.id ?? null) : (body.customerId ?? null);

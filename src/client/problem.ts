@@ -4,6 +4,8 @@ import type { RampErrorDetail } from '../events/error';
 
 export interface FieldProblem {
   path: string;
+  /** RFC 6901 pointer to the same place (`/holder/address/country`). */
+  pointer?: string;
   /** English, for logs: never matched on. */
   message: string;
   /** Stable reason (src/contract/field-codes.ts), what the components translate. */

@@ -1,5 +1,6 @@
 // Shapes every resource shares: problems (RFC 9457), pagination, ids, dates.
 import { z } from '@hono/zod-openapi';
+import { FIELD_ERROR_MEANING } from './field-code-table';
 import { FIELD_ERROR_CODES } from './field-codes';
 import { cleanText, hasControlCharacter, METADATA_LIMITS, metadataIssues, MULTILINE_TEXT_PATTERN, TEXT_PATTERN, textErrorMessages } from './text';
 
@@ -16,11 +17,14 @@ export const ProblemSchema = z
       .array(
         z.object({
           path: z.string().openapi({ example: 'sourceAmount' }),
-          message: z.string().openapi({ description: 'English, for people reading logs; may change. Translate `code` instead.', example: 'BRL amounts have at most 2 decimal places' }),
-          code: z
-            .enum(FIELD_ERROR_CODES)
-            .optional()
-            .openapi({ description: 'Stable reason, for clients to translate. Absent where no stable code applies yet.', example: 'TOO_MANY_DECIMALS' }),
+          message: z.string().openapi({ description: 'English, for people reading logs; may change. Translate `code` instead; never shown to end users as is.', example: 'BRL amounts have at most 2 decimal places' }),
+          pointer: z
+            .string()
+            .openapi({ description: 'RFC 6901 JSON Pointer to the same place as `path` (`/holder/address/country`; `""` is the whole body; `/query/…`, `/header/…` for parameters).', example: '/sourceAmount' }),
+          code: z.enum(FIELD_ERROR_CODES).openapi({
+            description: `Stable reason, for clients to translate (the table is in docs/api.md): ${FIELD_ERROR_CODES.map((c) => `\`${c}\` ${FIELD_ERROR_MEANING[c]}`).join(' ')}`,
+            example: 'TOO_MANY_DECIMALS',
+          }),
         }),
       )
       .optional(),
@@ -95,7 +99,7 @@ export const PlainDate = z
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, 'is not a calendar date')
+  }, { message: 'is not a calendar date', params: { code: 'INVALID_DATE' } })
   .openapi({ format: 'date', example: '1990-05-17' });
 
 export interface TextOptions {
@@ -116,7 +120,7 @@ export const Text = (o: TextOptions) => {
   let s = z
     .string()
     .overwrite((v) => cleanText(v, { trim: o.trim ?? true, multiline }))
-    .refine((v) => !hasControlCharacter(v, multiline), textErrorMessages.controlCharacter);
+    .refine((v) => !hasControlCharacter(v, multiline), { message: textErrorMessages.controlCharacter, params: { code: 'INVALID_CHARACTERS' } });
   if (o.min) s = s.min(o.min);
   return s.max(o.max).openapi({ pattern: multiline ? MULTILINE_TEXT_PATTERN : TEXT_PATTERN });
 };
@@ -136,7 +140,7 @@ export const DecimalString = (max = 40) => Token(max).openapi({ pattern: DECIMAL
 export const MetadataSchema = z
   .record(z.string(), z.unknown())
   .superRefine((m, ctx) => {
-    for (const issue of metadataIssues(m)) ctx.addIssue({ code: 'custom', path: issue.path ? issue.path.split('.') : [], message: issue.message });
+    for (const issue of metadataIssues(m)) ctx.addIssue({ code: 'custom', path: issue.segments, message: issue.message, params: { code: issue.code } });
   })
   .openapi('Metadata', {
     description: `Free-form JSON object: at most ${METADATA_LIMITS.keys} keys of 1 to ${METADATA_LIMITS.keyLength} characters, strings up to ${METADATA_LIMITS.stringLength} characters, nesting up to ${METADATA_LIMITS.depth} levels, ${METADATA_LIMITS.bytes / 1024} KB as JSON; no control characters.`,

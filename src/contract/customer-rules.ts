@@ -1,5 +1,6 @@
 // Rules on a new customer that the server enforces and the components check before sending: one code, two places.
 import { isAlpha3Country } from './countries';
+import type { FieldErrorCode } from './field-codes';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from './tax-id';
 import { hasControlCharacter, textErrorMessages } from './text';
 
@@ -29,6 +30,20 @@ export const fieldErrorMessages: Record<FieldError, string> = {
   invalidCountry: 'must be an ISO 3166-1 alpha-3 country code such as BRA',
   invalidEmail: 'is not a valid email address',
   controlCharacter: textErrorMessages.controlCharacter,
+};
+
+/** The stable `errors[].code` of each rule (src/contract/field-codes.ts). */
+export const fieldErrorCode: Record<FieldError, FieldErrorCode> = {
+  required: 'REQUIRED',
+  invalidCpf: 'INVALID_TAX_ID',
+  invalidCnpj: 'INVALID_TAX_ID',
+  invalidTaxId: 'INVALID_TAX_ID',
+  invalidDate: 'INVALID_DATE',
+  futureDate: 'FUTURE_DATE',
+  underage: 'UNDERAGE',
+  invalidCountry: 'INVALID_COUNTRY',
+  invalidEmail: 'INVALID_FORMAT',
+  controlCharacter: 'INVALID_CHARACTERS',
 };
 
 /** Today's date as YYYY-MM-DD in UTC. */

@@ -1,6 +1,7 @@
 // The one rule for text the API accepts, with no zod so the components can share it: no control characters, well-formed Unicode, NFC.
 // It exists because a NUL or a lone surrogate reaches PostgreSQL (which refuses NUL in text and jsonb) and breaks logs and
 // exports; C0/C1 controls have no place in a name, an address or a filter. Multi-line fields may keep `\n` and `\t`.
+import type { FieldErrorCode } from './field-codes';
 
 /** Any C0/C1 control character (`\p{Cc}`: U+0000–U+001F, U+007F–U+009F) or an unpaired UTF-16 surrogate. */
 const FORBIDDEN = /[\p{Cc}\p{Cs}]/u;
@@ -60,7 +61,11 @@ export const METADATA_LIMITS = { keys: 50, keyLength: 40, stringLength: 500, dep
 export interface MetadataIssue {
   /** Dotted path below `metadata`, empty for the object itself. */
   path: string;
+  /** The same place key by key (a key may hold a dot), for a JSON Pointer. */
+  segments: (string | number)[];
   message: string;
+  /** Its `errors[].code` (src/contract/field-codes.ts). */
+  code: FieldErrorCode;
 }
 
 /**
@@ -70,45 +75,46 @@ export interface MetadataIssue {
 export function metadataIssues(value: unknown): MetadataIssue[] {
   const L = METADATA_LIMITS;
   const issues: MetadataIssue[] = [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', message: 'must be an object' }];
-  if (Object.keys(value).length > L.keys) issues.push({ path: '', message: `has more than ${L.keys} keys` });
-  const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: '', depth: 1 }];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ path: '', segments: [], message: 'must be an object', code: 'INVALID_TYPE' }];
+  if (Object.keys(value).length > L.keys) issues.push({ path: '', segments: [], message: `has more than ${L.keys} keys`, code: 'TOO_MANY' });
+  const stack: { v: unknown; segments: (string | number)[]; depth: number }[] = [{ v: value, segments: [], depth: 1 }];
   let visited = 0;
   while (stack.length && issues.length < 10) {
-    if (++visited > L.bytes) return [{ path: '', message: `is larger than ${L.bytes / 1024} KB as JSON` }];
-    const { v, path, depth } = stack.pop()!;
-    const at = (k: string | number) => (path ? `${path}.${k}` : String(k));
+    if (++visited > L.bytes) return [{ path: '', segments: [], message: `is larger than ${L.bytes / 1024} KB as JSON`, code: 'TOO_LARGE' }];
+    const { v, segments, depth } = stack.pop()!;
+    const path = segments.join('.');
+    const at = (k: string | number) => ({ path: [...segments, k].join('.'), segments: [...segments, k] });
     if (typeof v === 'string') {
-      if (hasControlCharacter(v)) issues.push({ path, message: textErrorMessages.controlCharacter });
-      else if (v.length > L.stringLength) issues.push({ path, message: `is longer than ${L.stringLength} characters` });
+      if (hasControlCharacter(v)) issues.push({ path, segments, message: textErrorMessages.controlCharacter, code: 'INVALID_CHARACTERS' });
+      else if (v.length > L.stringLength) issues.push({ path, segments, message: `is longer than ${L.stringLength} characters`, code: 'TOO_LONG' });
       continue;
     }
     if (typeof v === 'number' || typeof v === 'boolean' || v === null) continue;
     if (typeof v !== 'object') {
-      issues.push({ path, message: 'must be JSON' });
+      issues.push({ path, segments, message: 'must be JSON', code: 'INVALID_TYPE' });
       continue;
     }
     if (depth > L.depth) {
-      issues.push({ path, message: `nests deeper than ${L.depth} levels` });
+      issues.push({ path, segments, message: `nests deeper than ${L.depth} levels`, code: 'TOO_LARGE' });
       continue;
     }
     const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     for (const [k, child] of entries) {
       if (typeof k === 'string') {
         if (hasControlCharacter(k)) {
-          issues.push({ path: at(k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'has a key with control characters' });
+          issues.push({ ...at(k.replace(/[\p{Cc}\p{Cs}]/gu, '?')), message: 'has a key with control characters', code: 'INVALID_CHARACTERS' });
           continue;
         }
         if (k.length < 1 || k.length > L.keyLength) {
-          issues.push({ path: at(k.slice(0, L.keyLength)), message: `keys must be 1 to ${L.keyLength} characters` });
+          issues.push({ ...at(k.slice(0, L.keyLength)), message: `keys must be 1 to ${L.keyLength} characters`, code: 'INVALID_FORMAT' });
           continue;
         }
       }
-      stack.push({ v: child, path: at(k), depth: depth + 1 });
+      stack.push({ v: child, segments: [...segments, k], depth: depth + 1 });
     }
   }
   if (issues.length === 0 && new TextEncoder().encode(JSON.stringify(value)).length > L.bytes) {
-    issues.push({ path: '', message: `is larger than ${L.bytes / 1024} KB as JSON` });
+    issues.push({ path: '', segments: [], message: `is larger than ${L.bytes / 1024} KB as JSON`, code: 'TOO_LARGE' });
   }
   return issues;
 }

@@ -86,7 +86,7 @@ describe('POST /bff/transactions/transfer', () => {
     }
     const unkeyed = await bff.post('/bff/transactions/transfer', { currency: 'USDC', blockchain: 'BASE', to: outside, amount: '1' });
     assert.equal(unkeyed.status, 400, unkeyed.text);
-    assert.equal(unkeyed.body.errors[0].path, 'Idempotency-Key');
+    assert.equal(unkeyed.body.errors[0].path, 'header.Idempotency-Key');
     assert.equal(await balance(id), '10.000000');
     assert.deepEqual((await bff.get('/bff/transactions')).body.data, []);
   });

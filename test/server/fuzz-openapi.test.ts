@@ -1,10 +1,12 @@
 // Fuzz property over every operation of /openapi.json and every /bff route: hostile bodies, params and queries (NUL,
 // control characters, 10,000-deep nesting, 1 MB strings, emoji/RTL/combining marks, wrong types) never answer 5xx, every
-// refusal is an RFC 9457 problem, and a refused request writes no row. Seed with FUZZ_SEED, size with FUZZ_RUNS.
+// refusal is an RFC 9457 problem (a VALIDATION_FAILED with a code and a pointer on each errors[] entry), and a refused
+// request writes no row. Seed with FUZZ_SEED, size with FUZZ_RUNS.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { FIELD_ERROR_CODES, fromPointer } from '../../src/contract/field-codes';
 import { business, client, individual, type TestServer, startTestServer, taxIdEndingIn } from './harness';
 import { address, approvedIndividual, businessInfo, individualInfo, PNG } from './kyc-helpers';
 import { pixAccount } from './transactions-helpers';
@@ -408,6 +410,23 @@ async function counts(): Promise<Record<string, number>> {
   return Object.fromEntries(Object.entries(res.rows[0]!).map(([k, v]) => [k, Number(v)]));
 }
 
+/**
+ * Every VALIDATION_FAILED names its fields: errors[] is not empty, and each entry has a code of the table and an RFC 6901
+ * pointer to the place its dotted path names (`(body)` is the whole body, pointer "").
+ */
+function assertActionable(problem: Record<string, any>, what: string): void {
+  if (problem.code !== 'VALIDATION_FAILED') return;
+  const errors = problem.errors as { path: string; pointer: unknown; code: unknown }[] | undefined;
+  assert.ok(Array.isArray(errors) && errors.length > 0, `VALIDATION_FAILED without errors[] for ${what}: ${JSON.stringify(problem).slice(0, 400)}`);
+  for (const e of errors) {
+    assert.ok((FIELD_ERROR_CODES as readonly unknown[]).includes(e.code), `errors[].code ${String(e.code)} not in the table for ${what}: ${JSON.stringify(e).slice(0, 300)}`);
+    assert.equal(typeof e.pointer, 'string', `no pointer for ${what}: ${JSON.stringify(e).slice(0, 300)}`);
+    const segments = fromPointer(e.pointer as string);
+    assert.ok(segments, `errors[].pointer ${String(e.pointer)} is not an RFC 6901 pointer for ${what}`);
+    assert.equal(segments.join('.') || '(body)', e.path, `pointer ${String(e.pointer)} and path ${e.path} disagree for ${what}`);
+  }
+}
+
 const show = (r: Req) => `${r.method} ${r.url.slice(0, 300)} ${typeof r.body === 'string' ? r.body.slice(0, 300) : r.body ? '(multipart)' : ''}`;
 
 /** Sends one request as the fuzz does and checks the same three rules; answers the status. */
@@ -425,6 +444,7 @@ async function check(op: Operation, body: string, contentType = 'application/jso
     const problem = JSON.parse(text);
     assert.equal(problem.status, res.status);
     assert.equal(typeof problem.type, 'string');
+    assertActionable(problem, what);
     assert.deepEqual(await counts(), before, `a refused ${what} (${res.status}) wrote rows`);
   }
   return res.status;
@@ -484,6 +504,7 @@ test(`fuzz: every operation of /openapi.json and every /bff route (FUZZ_SEED=${S
             assert.equal(typeof problem.type, 'string');
             assert.equal(typeof problem.title, 'string');
             assert.equal(problem.status, res.status);
+            assertActionable(problem, show(req));
           }
           // No worker runs and requests go one at a time, so this count is the next request's "before".
           last = await counts();

@@ -57,7 +57,7 @@ test('bytes that are not UTF-8 are a 400 naming the body, another charset a 415;
     const bad = await send(latin1, 'application/json');
     assert.equal(bad.status, 400);
     const problem = (await bad.json()) as { errors: { path: string; message: string }[] };
-    assert.deepEqual(problem.errors, [{ path: '(body)', message: 'is not valid UTF-8' }]);
+    assert.deepEqual(problem.errors, [{ path: '(body)', pointer: '', message: 'is not valid UTF-8', code: 'INVALID_BODY' }]);
     const other = await send(latin1, 'application/json; charset=ISO-8859-1');
     assert.equal(other.status, 415);
     assert.equal((await api.get('/v2/customers')).body.data.length, before, 'nothing stored');

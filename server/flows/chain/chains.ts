@@ -115,5 +115,5 @@ export function requireChain(
     problem = `${blockchain} is not available on this service`;
   }
   const path = opts.path ?? 'blockchain';
-  if (problem) throw new AppError('BLOCKCHAIN_UNAVAILABLE', `${problem}.`, { errors: [{ path, message: problem }] });
+  if (problem) throw new AppError('BLOCKCHAIN_UNAVAILABLE', `${problem}.`, { errors: [{ path, message: problem, code: 'NOT_ALLOWED' }] });
 }

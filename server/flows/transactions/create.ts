@@ -69,7 +69,7 @@ async function customerRefusalFirst<T>(customer: () => Promise<unknown>, step: (
  */
 export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body: OnRampRequest, opts: { idempotencyKey?: string } = {}): Promise<TransactionRow> {
   const rail = body.rail ?? body.payment?.rail;
-  if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail' }]);
+  if (body.rail && body.payment?.rail && body.rail !== body.payment.rail) throw invalid([{ path: 'payment.rail', message: 'disagrees with rail; send only rail', code: 'CONFLICTING_FIELDS' }]);
   const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
   // Ids are stored lower case (the uuid column's own text form), the echo in `request` too.
   const customerId = body.customerId.toLowerCase();
@@ -82,9 +82,9 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
     const quote = await customerRefusalFirst(customer, async () => {
       const q = await resolveQuote(tx, deps, partnerId, customerId, id, { ...body, rail }, 'sourceAmount', market);
       if (!isFiat(q.sourceCurrency) || !isStablecoin(q.targetCurrency)) {
-        throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin' }]);
+        throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'sourceCurrency', message: 'an on-ramp converts fiat into a stablecoin', code: 'CONFLICTING_FIELDS' }]);
       }
-      if (rail && rail !== q.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${q.rail}` }]);
+      if (rail && rail !== q.rail) throw invalid([{ path: 'rail', message: `the locked quote is for ${q.rail}`, code: 'CONFLICTING_FIELDS' }]);
       return q;
     });
     const blockchain = body.blockchain ?? quote.blockchain;
@@ -186,7 +186,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     if (!account) throw unknownReference('bankAccountId', 'bank account');
     const holder = account.holder as { relationship?: string };
     if (body.purpose === 'PERSONAL_ACCOUNT' && holder.relationship !== 'SELF') {
-      throw invalid([{ path: 'purpose', message: 'PERSONAL_ACCOUNT is only for a bank account of the customer itself (relationship SELF)' }]);
+      throw invalid([{ path: 'purpose', message: 'PERSONAL_ACCOUNT is only for a bank account of the customer itself (relationship SELF)', code: 'NOT_ALLOWED' }]);
     }
     if (account.holderStatus !== 'APPROVED') {
       throw new AppError('INVALID_STATE', `The bank account holder must be APPROVED; it is ${account.holderStatus}.`, { extra: { holderStatus: account.holderStatus } });
@@ -206,7 +206,7 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     );
     const customer = await lockHolder();
     if (!isStablecoin(quote.sourceCurrency) || quote.targetCurrency !== account.currency || quote.rail !== account.rail) {
-      throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}` }]);
+      throw invalid([{ path: body.exchangeRateId ? 'exchangeRateId' : 'targetCurrency', message: `an off-ramp to this account sells a stablecoin for ${account.currency} over ${account.rail}`, code: 'CONFLICTING_FIELDS' }]);
     }
     const blockchain = body.blockchain ?? quote.blockchain;
     requireChain(deps, blockchain, quote.sourceCurrency);
@@ -265,17 +265,17 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
     // customer (an address we issued there: credited in that partner's ledger, never named to this one), or the outside world.
     let destination: { customerId: string; address?: string } | { address: string; creditPartnerId?: string; creditCustomerId?: string };
     if (isUuid(body.to)) {
-      if (body.to.toLowerCase() === from.id) throw invalid([{ path: 'to', message: 'must be another customer or an address' }]);
+      if (body.to.toLowerCase() === from.id) throw invalid([{ path: 'to', message: 'must be another customer or an address', code: 'INVALID_VALUE' }]);
       const to = toLockedFirst ?? (await lockCustomer(tx, partnerId, body.to.toLowerCase()));
       const wallet = to && (await walletsOf(tx, partnerId, [to.id])).find((w) => w.blockchain === blockchain);
       if (!to) throw unknownReference('to', 'customer');
-      if (!wallet) throw invalid([{ path: 'to', message: `is not an approved customer of yours with a ${blockchain} wallet` }]);
+      if (!wallet) throw invalid([{ path: 'to', message: `is not an approved customer of yours with a ${blockchain} wallet`, code: 'UNKNOWN_REFERENCE' }]);
       destination = { customerId: to.id };
     } else {
-      if (!isValidAddress(blockchain, body.to)) throw invalid([{ path: 'to', message: `is not a valid ${blockchain} address (nor a customer id)` }]);
+      if (!isValidAddress(blockchain, body.to)) throw invalid([{ path: 'to', message: `is not a valid ${blockchain} address (nor a customer id)`, code: 'INVALID_ADDRESS' }]);
       const owner = await walletOwner(tx, blockchain, body.to);
       if (owner?.partnerId === partnerId && owner.customerId === from.id) {
-        throw invalid([{ path: 'to', message: "is the sender's own wallet address: send to another customer or an outside address" }]);
+        throw invalid([{ path: 'to', message: "is the sender's own wallet address: send to another customer or an outside address", code: 'INVALID_ADDRESS' }]);
       }
       if (!owner) destination = { address: body.to };
       else if (owner.partnerId === partnerId) destination = { customerId: owner.customerId, address: body.to };

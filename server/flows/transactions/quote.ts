@@ -44,13 +44,13 @@ export async function resolveQuote(
     // DB transaction rolls the redemption back when they do not).
     const differ = (['sourceCurrency', 'targetCurrency', 'sourceAmount'] as const).filter((k) => q[k] !== undefined && !sameValue(q[k]!, quote[k]));
     if (differ.length) {
-      throw invalid(differ.map((k) => ({ path: k === 'sourceAmount' ? amountField : k, message: `differs from the locked quote (exchangeRateId), which has ${quote[k]}; send it as quoted or leave it out` })));
+      throw invalid(differ.map((k) => ({ path: k === 'sourceAmount' ? amountField : k, message: `differs from the locked quote (exchangeRateId), which has ${quote[k]}; send it as quoted or leave it out`, code: 'CONFLICTING_FIELDS' as const })));
     }
     return quote;
   }
   const missing = (['sourceCurrency', 'targetCurrency', 'sourceAmount'] as const).filter((k) => q[k] === undefined);
   if (!q.rail) missing.push('rail' as never);
-  if (missing.length) throw invalid(missing.map((k) => ({ path: k === 'sourceAmount' ? amountField : k, message: 'is required without an exchangeRateId' })));
+  if (missing.length) throw invalid(missing.map((k) => ({ path: k === 'sourceAmount' ? amountField : k, message: 'is required without an exchangeRateId', code: 'REQUIRED' as const })));
   try {
     return await priceFor(tx, deps, partnerId, {
       customerId,

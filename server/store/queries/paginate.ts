@@ -15,7 +15,7 @@ import type { Db } from '../db';
 export const TOP_CURSOR = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 export function decodeCursor(cursor: string): string {
-  if (!isUuid(cursor)) throw invalid([{ path: 'query.cursor', message: 'is not a cursor this API returned (a uuid)' }]);
+  if (!isUuid(cursor)) throw invalid([{ path: 'query.cursor', message: 'is not a cursor this API returned (a uuid)', code: 'INVALID_FORMAT' }]);
   return cursor.toLowerCase();
 }
 

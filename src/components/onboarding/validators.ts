@@ -1,4 +1,5 @@
 // Client checks are the server's own rules (src/contract/customer-rules.ts); this maps them and the server's problems onto the form's fields.
+import { type FieldErrorCode, isFieldErrorCode } from '../../contract/field-codes';
 import { fieldProblemKey, type FieldProblemKey } from '../../i18n/problem-words';
 import { checkNewCustomer, fieldErrorMessages, type FieldError } from '../../contract/customer-rules';
 import type { FieldProblem } from '../../client/problem';
@@ -41,6 +42,30 @@ export function ruleFromMessage(message: string): FieldError | undefined {
   return knownMessages.find(([, known]) => text === known || text.endsWith(` ${known}`))?.[0];
 }
 
+/** The server's field codes that are one of our own rules: said with the rule's words (the adult age, the CPF). */
+const ruleByCode: Partial<Record<FieldErrorCode, FieldError>> = {
+  REQUIRED: 'required',
+  INVALID_DATE: 'invalidDate',
+  FUTURE_DATE: 'futureDate',
+  UNDERAGE: 'underage',
+  INVALID_COUNTRY: 'invalidCountry',
+  INVALID_CHARACTERS: 'controlCharacter',
+};
+const taxIdRules: readonly FieldError[] = ['invalidCpf', 'invalidCnpj', 'invalidTaxId'];
+
+/**
+ * The rule a field problem is, by its stable code. A tax id's code covers three sentences (CPF, CNPJ, other), told apart
+ * by the rule text the server shares with us; a problem without a code (an older server) is recognised by that text alone.
+ */
+export function ruleOf(problem: FieldProblem): FieldError | undefined {
+  if (problem.code === 'INVALID_TAX_ID') {
+    const rule = ruleFromMessage(problem.message);
+    return rule && taxIdRules.includes(rule) ? rule : 'invalidTaxId';
+  }
+  if (problem.code !== undefined) return isFieldErrorCode(problem.code) ? ruleByCode[problem.code] : undefined;
+  return ruleFromMessage(problem.message);
+}
+
 /** `taxId`, `/taxId`, `body.taxId`, `customer[taxId]` → `taxId`, when the form shows that field for this type. */
 export function fieldFromPath(path: string, type: CustomerType): FieldName | undefined {
   const shown = fieldsFor(type);
@@ -64,7 +89,7 @@ export function placeFieldProblems(
       continue;
     }
     if (fields[field]) continue;
-    const rule = ruleFromMessage(problem.message);
+    const rule = ruleOf(problem);
     fields[field] = rule ? { kind: 'rule', error: rule } : { kind: 'code', key: fieldProblemKey(problem.code) };
   }
   return { fields, unplaced };

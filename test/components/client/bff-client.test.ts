@@ -47,14 +47,14 @@ describe('BFF client', () => {
   });
 
   it('a problem+json answer becomes a ProblemError with status, code, detail, errors and requestId', async () => {
-    worker.use(createCustomerInvalid([{ path: 'birthDate', message: 'must not be in the future' }]));
+    worker.use(createCustomerInvalid([{ path: 'birthDate', message: 'must not be in the future', code: 'FUTURE_DATE' }]));
     const error = await rejection(createBffClient({ apiBase: '/bff', session: () => 't' }).createCustomer(body, { idempotencyKey: 'k' }));
     expect(error).to.be.instanceOf(ProblemError);
     const problem = error as ProblemError;
     expect(problem.status).to.equal(400);
     expect(problem.code).to.equal('VALIDATION_FAILED');
     expect(problem.detail).to.equal('birthDate: must not be in the future');
-    expect(problem.errors).to.deep.equal([{ path: 'birthDate', message: 'must not be in the future' }]);
+    expect(problem.errors).to.deep.equal([{ pointer: '/birthDate', path: 'birthDate', message: 'must not be in the future', code: 'FUTURE_DATE' }]);
     expect(problem.requestId).to.equal('req_mock');
   });
 

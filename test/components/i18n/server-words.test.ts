@@ -37,6 +37,13 @@ const words = {
   es: { field: 'Este valor no fue aceptado.', alert: 'Algunos datos no fueron aceptados.', quote: 'La solicitud de cotización no fue aceptada. Revisa tus opciones e inténtalo de nuevo.', tx: 'La solicitud no fue aceptada. Revisa los datos e inténtalo de nuevo.', why: 'Motivo: La revisión no pudo aceptarlo.', upload: 'Este envío fue rechazado. Revisa el archivo y sus datos e inténtalo de nuevo.' },
 } as const;
 
+/** UNDERAGE (one of the form's own rules), INVALID_FORMAT and TOO_LONG (the sentences of src/i18n/problem-words.ts). */
+const codeWords = {
+  en: ['You must be at least 18 years old.', 'This is not in the expected format.', 'Too long.'],
+  'pt-BR': ['Você precisa ter pelo menos 18 anos.', 'Formato não reconhecido.', 'Longo demais.'],
+  es: ['Debes tener al menos 18 años.', 'El formato no es el esperado.', 'Demasiado largo.'],
+} as const;
+
 describe('words in the user’s language only: never the server’s detail, messages or reviewer notes', () => {
   before(startMockBff);
   afterEach(() => worker.resetHandlers());
@@ -78,6 +85,36 @@ describe('words in the user’s language only: never the server’s detail, mess
       await el.updateComplete;
       expect(shadowText(el, '[data-testid="alert"] p')).to.equal(w.alert);
       expect(shadowText(el, '#email-error')).to.equal(w.field);
+      expect(everything(el)).not.to.contain(SENTINEL);
+    });
+
+    it(`<ramp-onboarding>: each field problem is said from its errors[].code, never its message (${lang})`, async () => {
+      worker.use(
+        http.post('*/bff/customers', () =>
+          problemResponse(400, 'VALIDATION_FAILED', SENTINEL, {
+            errors: [
+              { path: 'birthDate', pointer: '/birthDate', code: 'UNDERAGE', message: SENTINEL },
+              { path: 'email', pointer: '/email', code: 'INVALID_FORMAT', message: SENTINEL },
+              { path: 'name', pointer: '/name', code: 'TOO_LONG', message: SENTINEL },
+            ],
+          }),
+        ),
+      );
+      const el = await fixture<RampOnboarding>(html`<ramp-onboarding session="s" api-base="/bff" lang=${lang}></ramp-onboarding>`);
+      await waitUntil(() => el.shadowRoot!.querySelector('[data-testid="type-INDIVIDUAL"]'), 'the form', { timeout: 4000 });
+      el.shadowRoot!.querySelector<HTMLInputElement>('[data-testid="type-INDIVIDUAL"]')!.click();
+      await el.updateComplete;
+      for (const [id, value] of [['name', 'Ana Souza'], ['taxId', '529.982.247-25'], ['birthDate', '1990-05-17'], ['email', 'ana@example.com']]) {
+        const input = el.shadowRoot!.querySelector<HTMLInputElement>(`#${id}`)!;
+        input.value = value!;
+        input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+      }
+      await el.updateComplete;
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[data-testid="submit"]')!.click();
+      await waitUntil(() => el.shadowRoot!.querySelector('#name-error'), 'the field errors', { timeout: 4000 });
+      await el.updateComplete;
+      expect([shadowText(el, '#birthDate-error'), shadowText(el, '#email-error'), shadowText(el, '#name-error')]).to.deep.equal(codeWords[lang]);
       expect(everything(el)).not.to.contain(SENTINEL);
     });
 

@@ -73,8 +73,21 @@ export function fakeCustomer(body: CreateCustomerRequest, id: string = mockIds.c
   };
 }
 
-export function problemResponse(status: number, code: string, detail: string, extra: Partial<Problem> & Record<string, unknown> = {}): Response {
-  const body: Problem = {
+/** An `errors[]` entry as a scenario writes it: the code may be left out (or be one the client does not know); the pointer follows the path. */
+export interface MockFieldError {
+  path: string;
+  message: string;
+  code?: string;
+  pointer?: string;
+}
+
+export function problemResponse(
+  status: number,
+  code: string,
+  detail: string,
+  { errors, ...extra }: Omit<Partial<Problem>, 'errors'> & { errors?: MockFieldError[] } & Record<string, unknown> = {},
+): Response {
+  const body = {
     type: `https://docs.ramp.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`,
     title: code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' '),
     status,
@@ -82,6 +95,7 @@ export function problemResponse(status: number, code: string, detail: string, ex
     code,
     requestId: 'req_mock',
     ...extra,
+    ...(errors ? { errors: errors.map((e) => ({ pointer: e.path === '(body)' ? '' : `/${e.path.split('.').join('/')}`, ...e })) } : {}),
   };
   return HttpResponse.json(body, { status, headers: { 'content-type': 'application/problem+json' } });
 }
@@ -111,7 +125,7 @@ export function createCustomerSucceeds(o: ScenarioOptions = {}): HttpHandler {
 }
 
 /** 400 VALIDATION_FAILED naming fields, worded like the server's rules (`fieldErrorMessages`). */
-export function createCustomerInvalid(errors: Problem['errors'] = [{ path: 'taxId', message: 'is not a valid CPF (11 digits with valid check digits)' }], o: ScenarioOptions = {}): HttpHandler {
+export function createCustomerInvalid(errors: MockFieldError[] = [{ path: 'taxId', message: 'is not a valid CPF (11 digits with valid check digits)' }], o: ScenarioOptions = {}): HttpHandler {
   return http.post(customersUrl(o), async ({ request }) => {
     await arrive(request, o);
     return problemResponse(400, 'VALIDATION_FAILED', (errors ?? []).map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
@@ -225,7 +239,7 @@ export function priceMockQuote(body: BffQuoteRequest, terms: QuoteTerms = defaul
     const rate = terms.rates[`${source}>${target}`];
     // The pair rules first (a 400 or 422 as the server says it); a supported pair the terms give no rate for is a 422 too.
     validatePair(source, target, rail);
-    if (!rate) throw new AppError('UNSUPPORTED_PAIR', `${source} → ${target} over ${rail} is not supported`, { errors: [{ path: 'targetCurrency', message: 'not supported' }] });
+    if (!rate) throw new AppError('UNSUPPORTED_PAIR', `${source} → ${target} over ${rail} is not supported`, { errors: [{ path: 'targetCurrency', message: 'not supported', code: 'NOT_ALLOWED' }] });
     priced = priceQuote({ sourceCurrency: source, targetCurrency: target, rail, ...amount, timeLock: lock, partnerFee: terms.partner, rate, schedule });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
