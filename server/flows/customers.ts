@@ -4,7 +4,7 @@ import type { CreateCustomerRequest, Customer } from '../../src/contract/custome
 import { checkNewCustomer, DEFAULT_TAX_COUNTRY, fieldErrorCode, fieldErrorMessages } from '../../src/contract/customer-rules';
 import type { AdditionalInformation } from '../../src/contract/kyc';
 import { normalizeTaxId } from '../../src/contract/tax-id';
-import { AppError, invalid, notFound, unknownReference } from '../domain/errors';
+import { AppError, type FieldIssue, invalid, notFound, unknownReference } from '../domain/errors';
 import { assertAdditionalInformationAllowed } from '../domain/verification';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
@@ -36,14 +36,25 @@ export async function assertCustomerReference(db: Db, partnerId: string, custome
 export const customerOfUser = (db: Db, partnerId: string, externalUserId: string): Promise<CustomerRow | undefined> =>
   getCustomerByExternalUserId(db, partnerId, externalUserId);
 
+/** The rules on a new customer's fields, as field issues; on any input, so a refused body's answer names them too. */
+export function newCustomerIssues(input: unknown, now: Date): FieldIssue[] {
+  if (!input || typeof input !== 'object') return [];
+  const body = input as Record<string, unknown>;
+  const type = body.type === 'INDIVIDUAL' ? 'INDIVIDUAL' : body.type === 'BUSINESS' ? 'BUSINESS' : undefined;
+  if (!type) return [];
+  const text = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+  const fields: Parameters<typeof checkNewCustomer>[0] = { type, name: text('name'), legalName: text('legalName'), taxId: text('taxId'), birthDate: text('birthDate'), incorporationDate: text('incorporationDate'), country: text('country'), email: text('email') };
+  return Object.entries(checkNewCustomer(fields, now)).map(([path, key]) => ({ path, message: fieldErrorMessages[key], code: fieldErrorCode[key] }));
+}
+
 /**
  * Creates a customer and its customer.created event in one transaction; the same taxId, or externalUserId, twice for a
  * partner is 409 naming the field and the existing customer.
  */
 export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: string, body: CreateCustomerRequest): Promise<Customer> {
   const now = deps.clock.now();
-  const badFields = Object.entries(checkNewCustomer(body, now));
-  if (badFields.length) throw invalid(badFields.map(([path, key]) => ({ path, message: fieldErrorMessages[key], code: fieldErrorCode[key] })));
+  const bad = newCustomerIssues(body, now);
+  if (bad.length) throw invalid(bad);
   return db.transaction(async (tx) => {
     const result = await insertCustomer(tx, {
       id: newId(),

@@ -9,10 +9,10 @@ import {
   CustomerSchema,
 } from '../../src/contract/customers';
 import { notFound } from '../domain/errors';
-import { createCustomer as createCustomerFlow, listPartnerCustomers } from '../flows/customers';
+import { createCustomer as createCustomerFlow, listPartnerCustomers, newCustomerIssues } from '../flows/customers';
 import type { Deps } from '../deps';
 import { readCustomer } from '../presenters';
-import { openApiApp, problems } from './openapi-app';
+import { alsoOnRefusedBody, openApiApp, problems } from './openapi-app';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
 
@@ -63,6 +63,7 @@ const getCustomerRoute = createRoute({
 
 export function customersApp(deps: Deps) {
   const { db } = deps.store;
+  alsoOnRefusedBody(CreateCustomerSchema, (input) => newCustomerIssues(input, deps.clock.now()));
   return openApiApp()
     .openapi(createCustomer, async (c) => {
       const customer = await createCustomerFlow(db, deps, c.get('partnerId'), c.req.valid('json'));

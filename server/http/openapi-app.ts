@@ -61,6 +61,17 @@ async function inputOf(c: Context<AppEnv>, target: Target): Promise<unknown> {
   }
 }
 
+/** A body's rules that its flow checks once the shape is valid (check digits, dates against the clock), by schema. */
+const laterRules = new WeakMap<ZodType, (input: unknown) => FieldIssue[]>();
+
+/**
+ * Also runs `rules` on a body whose shape was refused, so that one answer names every bad field: the rules' findings
+ * join the schema's for the fields the schema did not already name. The flow still checks them on a valid body.
+ */
+export function alsoOnRefusedBody(schema: ZodType, rules: (input: unknown) => FieldIssue[]): void {
+  laterRules.set(schema, rules);
+}
+
 function validateAll(targets: readonly [Target, ZodType][]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const issues: FieldIssue[] = [];
@@ -68,7 +79,11 @@ function validateAll(targets: readonly [Target, ZodType][]): MiddlewareHandler<A
       const input = await inputOf(c, target);
       const result = await schema.safeParseAsync(input);
       if (result.success) c.req.addValidatedData(target, result.data as object);
-      else issues.push(...issuesOf(result.error, target, input));
+      else {
+        const found = issuesOf(result.error, target, input);
+        const named = new Set(found.map((i) => i.path));
+        issues.push(...found, ...(laterRules.get(schema)?.(input) ?? []).filter((i) => !named.has(i.path)));
+      }
     }
     if (issues.length) return problemResponse(c, invalid(issues));
     await next();

@@ -128,6 +128,19 @@ test('several bad fields, in the path and in the body, come back in one answer',
   assert.ok(created);
 });
 
+test('a body refused for its shape also names what the later rules find: check digits and dates beside the missing field', async () => {
+  const p = await newPartner(server);
+  const res = await p.api.post('/v2/customers', { type: 'INDIVIDUAL', taxId: '529.982.247-26', birthDate: '2999-01-01', email: 'nope' });
+  const errors = entriesOf(res);
+  assert.deepEqual(errors.map((e) => [e.path, e.code]).sort(), [
+    ['birthDate', 'FUTURE_DATE'],
+    ['email', 'INVALID_FORMAT'],
+    ['name', 'REQUIRED'],
+    ['taxId', 'INVALID_TAX_ID'],
+  ], res.text);
+  assert.equal((await p.api.get('/v2/customers')).body.data.length, 0, 'nothing written');
+});
+
 test('hand-written checks carry codes too, and keys are escaped in pointers', async () => {
   const p = await newPartner(server);
   const errors = entriesOf(await p.api.post('/v2/customers', individual({ taxId: '111.111.111-11', birthDate: '2999-01-01' })));
