@@ -79,7 +79,10 @@ export function customersApp(deps: Deps) {
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
       // Reads that share a statement share the presented customer; each gets its own link (readCustomer).
-      const customer = await readCustomer(db, deps, c.get('partnerId'), id, { includeTransactionLimits: q.includeTransactionLimits, includeBalances: q.includeBalances });
+      const customer = await readCustomer(db, deps, c.get('partnerId'), id, {
+        includeTransactionLimits: q.includeTransactionLimits ?? c.get('versionDefaults')?.customerTransactionLimits ?? false,
+        includeBalances: q.includeBalances,
+      });
       if (customer === undefined) throw notFound('Customer');
       return c.json(customer, 200);
     });

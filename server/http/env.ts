@@ -7,5 +7,13 @@ export interface AppEnv {
     logger: Logger;
     /** Set by Bearer auth on /v2. */
     partnerId: string;
+    /** What a pinned older API version did by default that the latest asks for (set by the versions middleware). */
+    versionDefaults?: VersionDefaults;
   };
+}
+
+/** Query options an older version turned on by default. */
+export interface VersionDefaults {
+  /** Before 2.2.0, GET /customers/{id} showed `transactionLimits` unasked. */
+  customerTransactionLimits?: boolean;
 }

@@ -2,6 +2,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { AppError } from '../domain/errors';
 import { setAnswerHeader } from './answer-headers';
+import type { VersionDefaults } from './env';
 
 export const VERSIONS = ['2.0.0', '2.1.0', '2.2.0', '2.3.0', '2.4.0'] as const;
 export type ApiVersion = (typeof VERSIONS)[number];
@@ -19,7 +20,8 @@ const isTransaction = (v: Json) => isObj(v.request) && isObj(v.state) && typeof 
 interface Step {
   from: ApiVersion;
   note: string;
-  request?: (url: URL, method: string) => URL | undefined;
+  /** What the version did by default that the latest asks for: routes read it (`versionDefaults`). */
+  defaults?: VersionDefaults;
   customer?: (c: Json) => Json;
   transaction?: (t: Json) => Json;
   /** The same change in /openapi.json's component schemas (edited in place on a copy), so a pinned document describes its answers. */
@@ -57,12 +59,7 @@ export const STEPS: Step[] = [
     schemas: (s) => {
       s.TransactionLimits.properties = { single: OLD_LIMIT, daily: OLD_LIMIT, monthly: OLD_LIMIT };
     },
-    request: (url, method) => {
-      if (method !== 'GET' || !/^\/v2\/customers\/[^/]+$/.test(url.pathname) || url.searchParams.has('includeTransactionLimits')) return undefined;
-      const next = new URL(url);
-      next.searchParams.set('includeTransactionLimits', 'true');
-      return next;
-    },
+    defaults: { customerTransactionLimits: true },
     customer: (c) => {
       const limits = c.transactionLimits;
       if (!isObj(limits)) return c;
@@ -151,10 +148,8 @@ export function answeredVersion(header: string | undefined): ApiVersion {
 /** /v2 middleware: echoes the version served on every answer (problems included) and turns JSON answers back to it. */
 export function apiVersions(): MiddlewareHandler {
   const pinned = async (c: Context, next: Next, version: ApiVersion, steps: Step[]) => {
-    for (const s of steps) {
-      const url = s.request?.(new URL(c.req.url), c.req.method);
-      if (url) c.req.raw = new Request(url, c.req.raw);
-    }
+    const defaults = steps.reduce<VersionDefaults | undefined>((d, s) => (s.defaults ? { ...d, ...s.defaults } : d), undefined);
+    if (defaults) c.set('versionDefaults', defaults);
     await next();
     setAnswerHeader(c, 'ramp-version', version);
     if (!/^application\/json/i.test(c.res.headers.get('content-type') ?? '') || c.res.status >= 300) return;

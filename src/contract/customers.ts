@@ -169,5 +169,6 @@ export type CustomerPage = z.infer<typeof CustomerPageSchema>;
 
 export const CustomerReadQuery = z.object({
   includeBalances: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
-  includeTransactionLimits: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  // Absent stays absent: a pinned older version has its own default.
+  includeTransactionLimits: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
 });
