@@ -4,7 +4,6 @@
 // statements in spans of its own (PGlite has no instrumentation). It must run before the server's modules are imported:
 // instrumentations patch `http` and `pg` as they are loaded.
 import { createRequire } from 'node:module';
-import type { Span, Tracer } from '@opentelemetry/api';
 
 const exporters = (process.env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim()).filter((s) => s && s !== 'none');
 
@@ -38,7 +37,6 @@ if (exporters.length) {
       // pg is there in any install; nothing to patch otherwise.
     }
   }
-  await tracePglite(api.trace.getTracer('ramp.pglite'), api.SpanKind.CLIENT, api.SpanStatusCode.ERROR);
   // The server sees tracing through this flag (server/tracing.ts): span names by route, trace ids on log lines.
   (globalThis as Record<symbol, unknown>)[Symbol.for('ramp.tracing')] = true;
   // The batch processor holds spans up to OTEL_BSP_SCHEDULE_DELAY: flushed when the process ends on a signal.
@@ -47,51 +45,3 @@ if (exporters.length) {
   process.once('SIGINT', flush);
 }
 
-/**
- * A span per PGlite statement (query, exec) and one around a transaction with its statements beneath, named and
- * described as the pg instrumentation describes PostgreSQL's: `db.system.name`, the statement's text with its `$n`
- * placeholders (the values are never recorded).
- */
-async function tracePglite(tracer: Tracer, kind: number, error: number): Promise<void> {
-  let PGlite: { prototype: Record<string, unknown> };
-  try {
-    ({ PGlite } = (await import('@electric-sql/pglite')) as unknown as { PGlite: { prototype: Record<string, unknown> } });
-  } catch {
-    return;
-  }
-  const operation = (text: string) => /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'SQL';
-  const traced = <T>(name: string, text: string | undefined, run: () => Promise<T>): Promise<T> =>
-    tracer.startActiveSpan(name, { kind, attributes: { 'db.system.name': 'postgresql', 'db.system': 'postgresql', ...(text ? { 'db.query.text': text.slice(0, 4000), 'db.operation.name': operation(text) } : {}) } }, (span: Span) =>
-      run().then(
-        (v) => {
-          span.end();
-          return v;
-        },
-        (err: Error & { code?: string }) => {
-          span.setStatus({ code: error, message: err.code ?? err.name });
-          span.end();
-          throw err;
-        },
-      ),
-    );
-  const wrapStatements = (target: Record<string, unknown>) => {
-    for (const method of ['query', 'exec'] as const) {
-      const original = target[method] as (this: unknown, text: string, ...rest: unknown[]) => Promise<unknown>;
-      if (typeof original !== 'function') continue;
-      target[method] = function (this: unknown, text: string, ...rest: unknown[]) {
-        return traced(`pglite.${method} ${operation(String(text))}`, String(text), () => original.call(this, text, ...rest));
-      };
-    }
-  };
-  const proto = PGlite.prototype;
-  wrapStatements(proto);
-  const transaction = proto.transaction as (this: unknown, fn: (tx: Record<string, unknown>) => Promise<unknown>) => Promise<unknown>;
-  proto.transaction = function (this: unknown, fn: (tx: Record<string, unknown>) => Promise<unknown>) {
-    return traced('pglite.transaction', undefined, () =>
-      transaction.call(this, (tx) => {
-        wrapStatements(tx);
-        return fn(tx);
-      }),
-    );
-  };
-}

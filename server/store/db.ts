@@ -14,6 +14,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { tracedPglite } from './pglite-tracing';
 import * as schema from './schema/index';
 
 // biome-ignore lint: the query-result HKT differs per driver; callers only use the shared query builder.
@@ -276,12 +277,11 @@ async function openPglite(dataDir: string): Promise<Store> {
   const loadDataDir = fresh ? (fromTemplate ?? (await initdbInChild())) : undefined;
   const client = await PGlite.create(dir, { postgresqlconf: PGLITE_CONF, ...(loadDataDir ? { loadDataDir } : {}) });
   const counter = { n: 0 };
-  const base = drizzlePglite(countingPglite(client, counter), { schema }) as unknown as Db;
+  const base = drizzlePglite(countingPglite(tracedPglite(client), counter), { schema }) as unknown as Db;
   await migratePglite(base as never, { migrationsFolder });
   if (template && !fromTemplate) await writeTemplate(client, template);
-  // PGlite's parameterised query parses and plans every statement (its protocol path uses the unnamed statement, and an
-  // SQL-level EXECUTE takes no bound parameters): named statements are plain queries here. The customer read's six
-  // json_agg subqueries cost more planned every time (docs/performance.md); PGlite is the demo's store, not production's.
+  // PGlite plans every parameterised statement (the unnamed statement; an SQL-level EXECUTE takes no bound parameters):
+  // named statements are plain queries here, dearer than prepared ones (docs/performance.md); PGlite is the demo's store.
   const db = ambientDb(base);
   return {
     db,
