@@ -11,6 +11,7 @@ import {
   allowedRoles,
   canHaveShareholders,
   emptyParty,
+  ownershipOver,
   partyFieldsFor,
   partyId,
   partyName,
@@ -26,7 +27,7 @@ import {
   type PartyValues,
   type Role,
 } from './parties';
-import { labelKeys, partyErrorText, renderParty, type PartyActions } from './party-views';
+import { labelKeys, ownershipTotalText, partyErrorText, renderParty, type PartyActions } from './party-views';
 import { alertFor, describedBy, fieldShell, renderRequestAlert, type FieldShell } from './step-context';
 
 type TextKey = Exclude<PartyField, 'roles'>;
@@ -215,7 +216,8 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   }
 
   protected errorText(field: PartyField, error: PartyError): string {
-    return partyErrorText(this.ctx, field, error);
+    const over = error === 'ownershipTotal' && this.values ? ownershipOver(this.values, this.ctx.parties, this.ctx.locale) : undefined;
+    return over ? ownershipTotalText(this.ctx, over) : partyErrorText(this.ctx, field, error);
   }
 
   // ── input ──

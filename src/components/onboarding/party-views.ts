@@ -4,6 +4,7 @@ import { ADULT_AGE } from '../../contract/customer-rules';
 import type { AssociatedParty } from '../../contract/kyc';
 import type { PlainMessageKey } from '../kyc-labels';
 import { canHaveShareholders, partyName, type PartyError, type PartyField, type PartyNode } from './parties';
+import { formatBasisPoints, listNames, OWNERSHIP_MIN_PERCENT } from './ownership';
 import type { StepContext } from './step-context';
 
 export const labelKeys: Readonly<Record<PartyField, PlainMessageKey>> = {
@@ -28,6 +29,8 @@ export function partyErrorText(ctx: StepContext, field: PartyField, error: Party
       return ctx.t('parties.error.chooseRole');
     case 'ownershipRange':
       return ctx.t('parties.error.ownershipRange');
+    case 'ownershipBelow':
+      return ctx.t('parties.error.ownershipBelow', { min: OWNERSHIP_MIN_PERCENT });
     case 'ownershipTotal':
       return ctx.t('parties.error.ownershipTotal');
     case 'underage':
@@ -37,6 +40,11 @@ export function partyErrorText(ctx: StepContext, field: PartyField, error: Party
     default:
       return ctx.t(`error.${error}`);
   }
+}
+
+/** Over 100 % at one level: who would share it and the total, so the user knows which percentages to check. */
+export function ownershipTotalText(ctx: StepContext, over: { names: readonly string[]; total: number }): string {
+  return ctx.t('parties.error.ownershipTotalNamed', { names: listNames(over.names, ctx.locale), total: formatBasisPoints(over.total, ctx.locale) });
 }
 
 /** The buttons beside a party, while the form is closed. */

@@ -607,9 +607,9 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       const el = await mount(html`<ramp-onboarding session="s" api-base="/bff" lang="pt-BR"></ramp-onboarding>`);
       await atStep(el, 'info');
       expect(text(el, '#step-title')).to.equal('Sobre a sua empresa');
-      expect(text(el, 'label[for="info-annualRevenue"]')).to.equal('Faturamento anual (US$)');
+      expect(text(el, 'label[for="info-annualRevenue"]')).to.equal('Faturamento anual');
       expect(text(el, '[data-testid="info-submit"]')).to.equal('Salvar e continuar');
-      expect(text(el, '[aria-current="step"]')).to.contain('Sobre você');
+      expect(text(el, '[aria-current="step"]')).to.contain('Sobre a empresa');
       await fill(el, 'info-annualRevenue', '1234567,8');
       $(el, '#info-annualRevenue').dispatchEvent(new FocusEvent('blur'));
       await el.updateComplete;

@@ -1,0 +1,184 @@
+// <ramp-onboarding>'s business path in its details: the step named for a company, the amounts in one group, ownership
+// totals and the threshold explained, removal confirmed, and what to do after a final rejection; en, pt-BR, es; 320 px.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import '../../../src/define';
+import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
+import { KycBackend, kycCustomer, RequestLog } from '../mocks/bff-scenarios';
+import { startMockBff, worker } from '../support/mock-bff';
+
+const ANA_CPF = '52998224725';
+const BRUNO_CPF = '11144477735';
+type Lang = 'en' | 'pt-BR' | 'es';
+
+// ── helpers ──
+
+const q = <T extends Element = HTMLElement>(el: RampOnboarding, selector: string): T | null => el.shadowRoot!.querySelector<T>(selector);
+const $ = <T extends Element = HTMLInputElement>(el: RampOnboarding, selector: string): T => {
+  const found = q<T>(el, selector);
+  if (!found) throw new Error(`${selector} not rendered`);
+  return found;
+};
+const text = (el: RampOnboarding, selector: string) => q(el, selector)?.textContent?.replace(/\s+/g, ' ').trim();
+
+async function fill(el: RampOnboarding, id: string, value: string): Promise<void> {
+  const control = $<HTMLInputElement | HTMLSelectElement>(el, `#${id}`);
+  control.value = value;
+  control.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  control.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
+async function click(el: RampOnboarding, selector: string): Promise<void> {
+  $<HTMLElement>(el, selector).click();
+  await el.updateComplete;
+}
+
+const atStep = async (el: RampOnboarding, step: string) => {
+  await waitUntil(() => el.currentStep === step, `should reach the ${step} step (at ${el.currentStep})`, { timeout: 6000 });
+  await el.updateComplete;
+};
+
+async function mount(lang: Lang = 'en'): Promise<RampOnboarding> {
+  const el = await fixture<RampOnboarding>(html`<ramp-onboarding session="bound-session" api-base="/bff" lang=${lang}></ramp-onboarding>`);
+  el.pollIntervalMs = 40;
+  await el.updateComplete;
+  return el;
+}
+
+function business(opts: { infoSent?: boolean; log?: RequestLog } = {}): KycBackend {
+  const backend = new KycBackend({ customer: kycCustomer({ type: 'BUSINESS', taxId: '11222333000180' }), reviewMs: 150, ...(opts.log ? { log: opts.log } : {}) });
+  if (opts.infoSent) backend.customer = { ...backend.customer!, additionalInformation: { type: 'BUSINESS' } };
+  worker.use(...backend.handlers());
+  return backend;
+}
+
+async function addShareholder(el: RampOnboarding, name: string, taxId: string, ownership: string): Promise<void> {
+  await click(el, '[data-testid="add-party"]');
+  await click(el, '[data-testid="party-type-INDIVIDUAL"]');
+  await click(el, '[data-testid="party-role-SHAREHOLDER"]');
+  await fill(el, 'party-ownershipPercentage', ownership);
+  await fill(el, 'party-name', name);
+  await fill(el, 'party-taxId', taxId);
+  await fill(el, 'party-birthDate', '1980-02-03');
+  await fill(el, 'party-email', `${name.split(' ')[0]!.toLowerCase()}@example.com`);
+  await fill(el, 'party-address-line1', 'Av. Paulista, 1000');
+  await fill(el, 'party-address-city', 'São Paulo');
+  await fill(el, 'party-address-state', 'SP');
+  await fill(el, 'party-address-postalCode', '01310-100');
+}
+
+async function saveParty(el: RampOnboarding, name: string): Promise<void> {
+  await click(el, '[data-testid="party-save"]');
+  await waitUntil(() => [...el.shadowRoot!.querySelectorAll('.party-name')].some((n) => n.textContent === name), `${name} should be listed`, { timeout: 4000 });
+}
+
+/** Every element of the card that reaches past its content box, as `tag[part] left…right`. */
+function pastTheCard(el: RampOnboarding): string[] {
+  const card = $(el, '[part~="base"]');
+  const box = card.getBoundingClientRect();
+  const cs = getComputedStyle(card);
+  const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+  const right = box.right - parseFloat(cs.borderRightWidth) - parseFloat(cs.paddingRight);
+  return [...card.querySelectorAll('*')]
+    // Visually hidden text (clipped to nothing) is read out, not seen.
+    .filter((e) => !(e.localName === 'input' && getComputedStyle(e).position === 'absolute') && getComputedStyle(e).clipPath === 'none' && !e.closest('.visually-hidden'))
+    .map((e) => [e, e.getBoundingClientRect()] as const)
+    .filter(([, r]) => r.width > 1 && (r.left < left - 0.5 || r.right > right + 0.5))
+    .map(([e, r]) => `${e.localName}[${e.getAttribute('part') ?? e.className}] ${Math.round(r.left)}…${Math.round(r.right)}`);
+}
+
+const WORDS = {
+  en: { step: 'About the company', legend: 'Money the company moves (US$)', monthly: 'Through this account, per month', names: 'Ana Souza and Bruno Lima', total: '110%', min: '25%' },
+  'pt-BR': { step: 'Sobre a empresa', legend: 'Valores que a empresa movimenta (US$)', monthly: 'Por esta conta, por mês', names: 'Ana Souza e Bruno Lima', total: '110%', min: '25%' },
+  es: { step: 'Sobre la empresa', legend: 'Dinero que mueve la empresa (US$)', monthly: 'Por esta cuenta, al mes', names: 'Ana Souza y Bruno Lima', total: '110 %', min: '25 %' },
+} as const;
+
+// ── tests ──
+
+describe('<ramp-onboarding> business details', () => {
+  before(startMockBff);
+  afterEach(async () => {
+    worker.resetHandlers();
+    await setViewport({ width: 1280, height: 900 });
+  });
+  after(() => worker.stop());
+
+  for (const lang of ['en', 'pt-BR', 'es'] as const) {
+    for (const width of [1280, 320]) {
+      it(`step 2 is named for the company, and its four amounts are one group that says which is which (${lang}, ${width} px)`, async () => {
+        await setViewport({ width, height: 900 });
+        business();
+        const el = await mount(lang);
+        await atStep(el, 'info');
+        expect(text(el, '[part~="step"][data-step="info"] .step-label')).to.equal(WORDS[lang].step);
+        const group = $<HTMLFieldSetElement>(el, '[data-testid="info-volume"]');
+        expect(group.querySelector('legend')!.textContent!.trim()).to.equal(WORDS[lang].legend);
+        expect([...group.querySelectorAll('input')].map((i) => i.name)).to.deep.equal(['annualRevenue', 'monthlyTransactionVolume', 'monthlyVolumeInUSD', 'transactionVolumeInUSD']);
+        expect(text(el, 'label[for="info-monthlyVolumeInUSD"]')).to.equal(WORDS[lang].monthly);
+        expect(q(el, '#info-volume-hint')?.textContent).to.have.length.greaterThan(40);
+        expect(pastTheCard(el)).to.deep.equal([]);
+        await expect(el).to.be.accessible();
+      });
+    }
+  }
+
+  it('an individual’s step 2 keeps its own name and its two amounts', async () => {
+    const backend = new KycBackend({ customer: kycCustomer({ type: 'INDIVIDUAL' }) });
+    worker.use(...backend.handlers());
+    const el = await mount();
+    await atStep(el, 'info');
+    expect(text(el, '[part~="step"][data-step="info"] .step-label')).to.equal('About you');
+    expect(q(el, '[data-testid="info-volume"]') === null).to.equal(true);
+    expect(text(el, 'label[for="info-monthlyVolumeInUSD"]')).to.equal('Expected volume per month (US$)');
+  });
+
+  for (const lang of ['en', 'pt-BR', 'es'] as const) {
+    it(`shareholders over 100% at one level are refused before sending, naming them and the total (${lang})`, async () => {
+      const log = new RequestLog();
+      business({ infoSent: true, log });
+      const el = await mount(lang);
+      await atStep(el, 'parties');
+      await addShareholder(el, 'Ana Souza', ANA_CPF, '60');
+      await saveParty(el, 'Ana Souza');
+      const posts = () => log.entries.filter((e) => e.method === 'POST' && e.url.includes('associated-parties')).length;
+      expect(posts()).to.equal(1);
+      await addShareholder(el, 'Bruno Lima', BRUNO_CPF, '50');
+      await click(el, '[data-testid="party-save"]');
+      const error = text(el, '#party-ownershipPercentage-error')!;
+      expect(error).to.contain(WORDS[lang].names);
+      expect(error).to.contain(WORDS[lang].total);
+      expect($(el, '#party-ownershipPercentage').getAttribute('aria-invalid')).to.equal('true');
+      expect(el.shadowRoot!.activeElement?.id, 'focus goes to the percentage').to.equal('party-ownershipPercentage');
+      expect(posts(), 'nothing is sent').to.equal(1);
+      // 40 brings the level to exactly 100: accepted.
+      await fill(el, 'party-ownershipPercentage', '40');
+      expect(q(el, '#party-ownershipPercentage-error') === null).to.equal(true);
+      await saveParty(el, 'Bruno Lima');
+      expect(posts()).to.equal(2);
+    });
+
+    it(`a 15% holder is refused with the threshold and the reason (${lang})`, async () => {
+      business({ infoSent: true });
+      const el = await mount(lang);
+      await atStep(el, 'parties');
+      await addShareholder(el, 'Ana Souza', ANA_CPF, '15');
+      await click(el, '[data-testid="party-save"]');
+      const error = text(el, '#party-ownershipPercentage-error')!;
+      expect(error).to.contain(WORDS[lang].min);
+      expect(error.length, 'it says why, not only the range').to.be.greaterThan(80);
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('at 320 px the ownership messages stay inside the card (pt-BR)', async () => {
+    await setViewport({ width: 320, height: 900 });
+    business({ infoSent: true });
+    const el = await mount('pt-BR');
+    await atStep(el, 'parties');
+    await addShareholder(el, 'Ana Souza', ANA_CPF, '15');
+    await click(el, '[data-testid="party-save"]');
+    expect(text(el, '#party-ownershipPercentage-error')).to.contain('25%');
+    expect(pastTheCard(el)).to.deep.equal([]);
+  });
+});
