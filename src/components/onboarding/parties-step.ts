@@ -27,6 +27,7 @@ import {
   type PartyValues,
   type Role,
 } from './parties';
+import { PartyRemoval } from './party-removal';
 import { labelKeys, ownershipTotalText, partyErrorText, renderParty, type PartyActions } from './party-views';
 import { alertFor, describedBy, fieldShell, renderRequestAlert, type FieldShell } from './step-context';
 
@@ -35,6 +36,7 @@ type TextKey = Exclude<PartyField, 'roles'>;
 export class PartiesStep extends FormStep<PartyField, PartyError> {
   private values: PartyValues | undefined;
   private continueError = false;
+  private readonly removal = new PartyRemoval(this.ctx);
 
   /** Whether the add form is open. */
   get editing(): boolean {
@@ -54,7 +56,8 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   /** What the tree offers beside each party: nothing while the form is open; corrections while they are allowed. */
   private treeActions(): PartyActions | undefined {
     if (this.values) return undefined;
-    return { editable: this.editable, edit: (p) => void this.edit(p), remove: (p) => void this.remove(p), addNested: (id) => void this.open(id) };
+    const confirm = (p: AssociatedParty) => (this.removal.pending === p.id ? this.removal.render(p, (q) => void this.remove(q)) : undefined);
+    return { editable: this.editable, edit: (p) => void this.edit(p), remove: (p) => void this.removal.ask(p), confirm, addNested: (id) => void this.open(id) };
   }
 
   // ── rendering ──
@@ -304,6 +307,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
     if (this.busy) return;
     this.busy = true;
     this.alert = undefined;
+    this.removal.pending = undefined;
     try {
       await this.ctx.client().deleteAssociatedParty(party.id);
       this.busy = false;
@@ -318,6 +322,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
       this.alert = refused && this.ctx.parties.some((p) => p.parentId === party.id) ? { kind: 'HAS_OWNERS', name: partyName(party) } : alertFor(error);
       if (!refused) this.ctx.report(error, 'deleteAssociatedParty');
       this.update();
+      await this.ctx.focus(`[data-testid="remove-${party.id}"]`);
     }
   }
 

@@ -53,6 +53,8 @@ export interface PartyActions {
   editable: boolean;
   edit: (party: AssociatedParty) => void;
   remove: (party: AssociatedParty) => void;
+  /** The question that stands in for the buttons while a removal is being confirmed. */
+  confirm?: (party: AssociatedParty) => TemplateResult | undefined;
   addNested: (parentId: string) => void;
 }
 
@@ -71,14 +73,14 @@ export function renderParty(ctx: StepContext, node: PartyNode, actions: PartyAct
         ${pct ? html`<span class="badge">${pct}</span>` : nothing}
       </div>
       ${actions?.editable
-        ? html`<div class="party-actions">
+        ? (actions.confirm?.(p) ?? html`<div class="party-actions">
             <button type="button" class="link" data-testid="edit-${p.id}" aria-label=${ctx.t('parties.editLabel', { name })} @click=${() => actions.edit(p)}>
               ${ctx.t('parties.edit')}
             </button>
             <button type="button" class="link" data-testid="remove-${p.id}" aria-label=${ctx.t('parties.removeLabel', { name })} @click=${() => actions.remove(p)}>
               ${ctx.t('parties.remove')}
             </button>
-          </div>`
+          </div>`)
         : nothing}
       ${canHaveShareholders(p) && actions
         ? html`<button type="button" class="link" data-testid="add-nested-${p.id}" @click=${() => actions.addNested(p.id)}>

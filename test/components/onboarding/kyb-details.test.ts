@@ -1,7 +1,7 @@
 // <ramp-onboarding>'s business path in its details: the step named for a company, the amounts in one group, ownership
 // totals and the threshold explained, removal confirmed, and what to do after a final rejection; en, pt-BR, es; 320 px.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../src/define';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import { KycBackend, kycCustomer, RequestLog } from '../mocks/bff-scenarios';
@@ -168,6 +168,52 @@ describe('<ramp-onboarding> business details', () => {
       expect(error).to.contain(WORDS[lang].min);
       expect(error.length, 'it says why, not only the range').to.be.greaterThan(80);
       await expect(el).to.be.accessible();
+    });
+  }
+
+  for (const lang of ['en', 'pt-BR', 'es'] as const) {
+    it(`removing a party asks first: Cancel (or Escape) keeps it, Remove removes it, focus managed, keyboard only (${lang})`, async () => {
+      const log = new RequestLog();
+      const backend = business({ infoSent: true, log });
+      const el = await mount(lang);
+      await atStep(el, 'parties');
+      await addShareholder(el, 'Ana Souza', ANA_CPF, '60');
+      await saveParty(el, 'Ana Souza');
+      const id = backend.parties[0]!.id;
+      const focusedTestId = () => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.testid;
+      const deletes = () => log.entries.filter((e) => e.method === 'DELETE').length;
+
+      $<HTMLElement>(el, `[data-testid="remove-${id}"]`).focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      const question = { en: 'Remove Ana Souza from the owners?', 'pt-BR': 'Remover Ana Souza dos sócios?', es: '¿Quitar a Ana Souza de los socios?' }[lang];
+      expect(text(el, `#confirm-remove-${id}`)).to.equal(question);
+      expect(focusedTestId(), 'focus goes to Cancel').to.equal(`cancel-remove-${id}`);
+      expect(deletes(), 'nothing removed yet').to.equal(0);
+      await expect(el).to.be.accessible();
+
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(q(el, `[data-testid="confirm-remove-${id}"]`) === null, 'Cancel closes the question').to.equal(true);
+      expect(focusedTestId(), 'focus is back on Remove').to.equal(`remove-${id}`);
+
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      await sendKeys({ press: 'Escape' });
+      await el.updateComplete;
+      expect(q(el, `[data-testid="confirm-remove-${id}"]`) === null, 'Escape closes the question').to.equal(true);
+      expect(focusedTestId()).to.equal(`remove-${id}`);
+      expect(deletes()).to.equal(0);
+
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      await sendKeys({ press: 'Tab' });
+      expect(focusedTestId()).to.equal(`really-remove-${id}`);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => backend.parties.length === 0, 'the party should be removed');
+      await waitUntil(() => q(el, `[data-party-id="${id}"]`) === null, 'it should leave the list');
+      expect(deletes()).to.equal(1);
+      await waitUntil(() => focusedTestId() === 'add-party', 'focus goes to the add button');
     });
   }
 

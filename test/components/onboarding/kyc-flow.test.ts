@@ -238,6 +238,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
 
       // A company with a shareholder under it cannot go first: the refusal is said, nothing is removed.
       await click(el, `[data-testid="remove-${parent.id}"]`);
+      await click(el, `[data-testid="really-remove-${parent.id}"]`);
       await waitUntil(() => q(el, '[role="alert"]'), 'the refusal should show');
       // In our words, naming the party: never the server's English detail.
       expect(text(el, '[role="alert"]')).to.equal('Remove the shareholders listed under Holding Participações SA first.');
@@ -253,6 +254,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       // The backend has it before the answer reaches the element: wait for the list, not for a render.
       await waitUntil(() => q(el, `[data-testid="remove-${extra.id}"]`) !== null, 'the new party should be listed');
       await click(el, `[data-testid="remove-${extra.id}"]`);
+      await click(el, `[data-testid="really-remove-${extra.id}"]`);
       await waitUntil(() => backend.parties.length === 2, 'the party should be removed');
       await waitUntil(() => q(el, `[data-party-id="${extra.id}"]`) === null, 'the removed party should leave the list');
       await waitUntil(() => (text(el, '[part~="status"]') ?? text(el, '[role="status"]') ?? '').includes('Carla Mistake removed.'), 'the removal should be announced');

@@ -96,6 +96,7 @@ export const kyc = {
   'parties.remove': 'Remove',
   'parties.editLabel': 'Edit {name}',
   'parties.removeLabel': 'Remove {name}',
+  'parties.removeConfirm': 'Remove {name} from the owners?',
   'parties.form.titleEdit': 'Correct {name}',
   'parties.update': 'Save changes',
   'parties.updated': '{name} corrected.',

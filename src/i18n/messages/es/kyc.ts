@@ -98,6 +98,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'parties.remove': 'Quitar',
   'parties.editLabel': 'Editar {name}',
   'parties.removeLabel': 'Quitar {name}',
+  'parties.removeConfirm': '¿Quitar a {name} de los socios?',
   'parties.form.titleEdit': 'Corregir {name}',
   'parties.update': 'Guardar cambios',
   'parties.updated': '{name} corregido.',

@@ -98,6 +98,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'parties.remove': 'Remover',
   'parties.editLabel': 'Editar {name}',
   'parties.removeLabel': 'Remover {name}',
+  'parties.removeConfirm': 'Remover {name} dos sócios?',
   'parties.form.titleEdit': 'Corrigir {name}',
   'parties.update': 'Salvar alterações',
   'parties.updated': '{name} corrigido.',
