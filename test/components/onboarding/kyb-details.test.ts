@@ -1,8 +1,11 @@
 // <ramp-onboarding>'s business path in its details: the step named for a company, the amounts in one group, ownership
 // totals and the threshold explained, removal confirmed, and what to do after a final rejection; en, pt-BR, es; 320 px.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { nothing } from 'lit';
+import { http, HttpResponse } from 'msw';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../src/define';
+import { supportLink } from '../../../src/components/onboarding/support-contact';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import { KycBackend, kycCustomer, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
@@ -39,8 +42,10 @@ const atStep = async (el: RampOnboarding, step: string) => {
   await el.updateComplete;
 };
 
-async function mount(lang: Lang = 'en'): Promise<RampOnboarding> {
-  const el = await fixture<RampOnboarding>(html`<ramp-onboarding session="bound-session" api-base="/bff" lang=${lang}></ramp-onboarding>`);
+async function mount(lang: Lang = 'en', supportContact?: string): Promise<RampOnboarding> {
+  const el = await fixture<RampOnboarding>(
+    html`<ramp-onboarding session="bound-session" api-base="/bff" lang=${lang} support-contact=${supportContact ?? nothing}></ramp-onboarding>`,
+  );
   el.pollIntervalMs = 40;
   await el.updateComplete;
   return el;
@@ -216,6 +221,70 @@ describe('<ramp-onboarding> business details', () => {
       await waitUntil(() => focusedTestId() === 'add-party', 'focus goes to the add button');
     });
   }
+
+  describe('after a final rejection', () => {
+    const NEXT = {
+      en: 'If you think this is a mistake, contact support and give them the reference below:',
+      'pt-BR': 'Se você acha que houve um engano, fale com o suporte e informe a referência abaixo:',
+      es: 'Si crees que se trata de un error, contacta con el soporte e indica la referencia de abajo:',
+    };
+    const rejected = () => {
+      const backend = business({ infoSent: true });
+      backend.decide('FINAL_REJECTION');
+    };
+
+    for (const lang of ['en', 'pt-BR', 'es'] as const) {
+      for (const width of [1280, 320]) {
+        it(`says what the user can do, with the partner's support as a link (${lang}, ${width} px)`, async () => {
+          await setViewport({ width, height: 900 });
+          rejected();
+          const el = await mount(lang, 'help@partner.example');
+          await atStep(el, 'status');
+          expect(text(el, '[data-testid="next-steps"] p')).to.equal(NEXT[lang]);
+          const link = $<HTMLAnchorElement>(el, '[data-testid="support-link"]');
+          expect(link.getAttribute('href')).to.equal('mailto:help@partner.example');
+          expect(link.textContent!.trim()).to.equal('help@partner.example');
+          expect(q(el, '[data-testid="status-customer-id"]'), 'the reference to give is there').to.exist;
+          expect(pastTheCard(el)).to.deep.equal([]);
+          await expect(el).to.be.accessible();
+        });
+      }
+    }
+
+    it('without a support contact it still says where to turn, with no link', async () => {
+      rejected();
+      const el = await mount('en');
+      await atStep(el, 'status');
+      expect(text(el, '[data-testid="next-steps"]')).to.contain('contact the support of the service you are signing up with');
+      expect(q(el, '[data-testid="support-link"]') === null).to.equal(true);
+    });
+
+    it('a javascript: contact is never a link; a URL and a phone are', async () => {
+      rejected();
+      const el = await mount('en', 'javascript:alert(1)');
+      await atStep(el, 'status');
+      expect(q(el, '[data-testid="support-link"]') === null).to.equal(true);
+      expect(el.shadowRoot!.querySelector('a[href^="javascript"]') === null).to.equal(true);
+      el.supportContact = 'https://partner.example/help';
+      await el.updateComplete;
+      expect($<HTMLAnchorElement>(el, '[data-testid="support-link"]').getAttribute('href')).to.equal('https://partner.example/help');
+    });
+
+    it('supportLink: mailto:, tel: and https: only', () => {
+      expect(supportLink('+55 (11) 3333-4444')).to.deep.equal({ href: 'tel:+551133334444', text: '+55 (11) 3333-4444' });
+      expect(supportLink('https://partner.example/')).to.deep.equal({ href: 'https://partner.example/', text: 'partner.example' });
+      for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'http://partner.example', 'vbscript:x', '12', '', ' ']) {
+        expect(supportLink(bad), bad).to.equal(undefined);
+      }
+    });
+
+    it('<ramp-widget support-contact> hands it to the onboarding inside', async () => {
+      worker.use(http.get('*/bff/session', () => HttpResponse.json({ customerId: null, expiresAt: new Date(Date.now() + 900_000).toISOString() })));
+      const widget = await fixture<HTMLElement>(html`<ramp-widget api-base="/bff" session="s" support-contact="help@partner.example"></ramp-widget>`);
+      await waitUntil(() => widget.shadowRoot?.querySelector('ramp-onboarding'), 'the widget should show the onboarding', { timeout: 6000 });
+      expect(widget.shadowRoot!.querySelector<RampOnboarding>('ramp-onboarding')!.supportContact).to.equal('help@partner.example');
+    });
+  });
 
   it('at 320 px the ownership messages stay inside the card (pt-BR)', async () => {
     await setViewport({ width: 320, height: 900 });

@@ -265,6 +265,8 @@ export const kyc = {
   'kyc.status.message.APPROVED': 'Your account is verified. You can now buy and sell stablecoins.',
   'kyc.status.message.TEMPORARY_REJECTION': 'We need a few corrections before we can verify your account.',
   'kyc.status.message.FINAL_REJECTION': 'We could not verify your account. This decision is final: documents cannot be sent again.',
+  'kyc.final.next': 'If you think this is a mistake, contact support and give them the reference below:',
+  'kyc.final.nextNoContact': 'If you think this is a mistake, contact the support of the service you are signing up with and give them the reference below.',
   'kyc.rejection.title': 'What to correct',
   'kyc.rejection.reupload': 'Send the corrected documents below; the review resumes by itself.',
   'kyc.rejectLabel.DOCUMENT_OUTDATED': 'A document is too old.',

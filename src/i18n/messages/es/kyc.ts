@@ -266,6 +266,8 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.status.message.APPROVED': 'Tu cuenta está verificada. Ya puedes comprar y vender stablecoins.',
   'kyc.status.message.TEMPORARY_REJECTION': 'Necesitamos algunas correcciones antes de poder verificar tu cuenta.',
   'kyc.status.message.FINAL_REJECTION': 'No pudimos verificar tu cuenta. Esta decisión es definitiva: no se pueden volver a enviar documentos.',
+  'kyc.final.next': 'Si crees que se trata de un error, contacta con el soporte e indica la referencia de abajo:',
+  'kyc.final.nextNoContact': 'Si crees que se trata de un error, contacta con el soporte del servicio en el que te estás registrando e indica la referencia de abajo.',
   'kyc.rejection.title': 'Qué corregir',
   'kyc.rejection.reupload': 'Envía abajo los documentos corregidos; la revisión se reanuda sola.',
   'kyc.rejectLabel.DOCUMENT_OUTDATED': 'Un documento es demasiado antiguo.',

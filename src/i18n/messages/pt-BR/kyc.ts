@@ -267,6 +267,8 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.status.message.APPROVED': 'Sua conta está verificada. Você já pode comprar e vender stablecoins.',
   'kyc.status.message.TEMPORARY_REJECTION': 'Precisamos de algumas correções antes de verificar sua conta.',
   'kyc.status.message.FINAL_REJECTION': 'Não foi possível verificar sua conta. Esta decisão é definitiva: os documentos não podem ser reenviados.',
+  'kyc.final.next': 'Se você acha que houve um engano, fale com o suporte e informe a referência abaixo:',
+  'kyc.final.nextNoContact': 'Se você acha que houve um engano, fale com o suporte do serviço em que está se cadastrando e informe a referência abaixo.',
   'kyc.rejection.title': 'O que corrigir',
   'kyc.rejection.reupload': 'Envie abaixo os documentos corrigidos; a análise recomeça sozinha.',
   'kyc.rejectLabel.DOCUMENT_OUTDATED': 'Um documento é antigo demais.',
