@@ -121,6 +121,11 @@ describe('KYB on the demo page', () => {
     await page.click(`${o} [data-testid=uploader-${nestedId}] [data-testid=type-PASSPORT]`);
     await page.setInputFiles(`${o} [data-testid=uploader-${nestedId}] [data-testid=input-PASSPORT]`, files.jpg);
     await page.waitForSelector(`${o} [data-testid=uploader-${nestedId}] [data-testid=sent-PASSPORT]`, { timeout: 20_000 });
+    // Back to the parties and forward again: what was saved is still there.
+    await page.click(`${o} [data-testid=back]`);
+    await page.waitForSelector(`${o} section[data-step=parties] [data-party-id="${nestedId}"]`, { timeout: 20_000 });
+    await page.click(`${o} [data-testid=parties-continue]`);
+    await page.waitForSelector(`${o} [data-testid=uploader] [data-testid=sent-DIRECTORS_REGISTRY]`, { timeout: 20_000 });
     await page.click(`${o} [data-testid=documents-continue]`);
 
     await page.click(`${o} [data-testid=start-verification]`, { timeout: 20_000 });

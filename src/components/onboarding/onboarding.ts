@@ -66,6 +66,7 @@ const optionalAttribute = { toAttribute: (value: string | undefined) => value ||
  * @csspart retry - The retry button in the alert.
  * @csspart actions - The row holding the submit button.
  * @csspart submit - The submit button.
+ * @csspart back - The button back to the step before (until the review starts).
  * @csspart success - The panel shown once the customer is created.
  * @csspart summary - The customer summary list in the success panel.
  * @csspart step-title - The heading of the current step (takes focus when the step changes).

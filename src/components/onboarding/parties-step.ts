@@ -28,6 +28,7 @@ import {
   type Role,
 } from './parties';
 import { PartyRemoval } from './party-removal';
+import { backButton } from './back-button';
 import { labelKeys, ownershipTotalText, partyErrorText, renderParty, type PartyActions } from './party-views';
 import { alertFor, describedBy, fieldShell, renderRequestAlert, type FieldShell } from './step-context';
 
@@ -83,6 +84,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
           ? html`<p part="error" class="error" role="alert" data-testid="parties-continue-error">${this.ctx.t('parties.error.none')}</p>`
           : nothing}
         <div part="actions" class="actions">
+          ${backButton(this.ctx, 'parties')}
           <button part="submit" class="primary" type="button" data-testid="parties-continue" @click=${() => void this.continue()}>
             ${this.ctx.t('kyc.continue')}
           </button>

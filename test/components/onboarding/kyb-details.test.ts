@@ -6,6 +6,9 @@ import { http, HttpResponse } from 'msw';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../../src/define';
 import { supportLink } from '../../../src/components/onboarding/support-contact';
+import { previousStep } from '../../../src/components/onboarding/back-button';
+import { stepsFor } from '../../../src/components/onboarding/steps';
+import type { StepContext } from '../../../src/components/onboarding/step-context';
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import { KycBackend, kycCustomer, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
@@ -76,6 +79,26 @@ async function addShareholder(el: RampOnboarding, name: string, taxId: string, o
 async function saveParty(el: RampOnboarding, name: string): Promise<void> {
   await click(el, '[data-testid="party-save"]');
   await waitUntil(() => [...el.shadowRoot!.querySelectorAll('.party-name')].some((n) => n.textContent === name), `${name} should be listed`, { timeout: 4000 });
+}
+
+async function fillBusinessInfo(el: RampOnboarding): Promise<void> {
+  await fill(el, 'info-companyType', 'PAYMENT_GATEWAY');
+  await fill(el, 'info-website', 'acme.example');
+  await fill(el, 'info-servicesProvided', 'Payments for online shops.');
+  await fill(el, 'info-phone', '11 3333-4444');
+  await fill(el, 'info-address-line1', 'Av. Paulista, 1000');
+  await fill(el, 'info-address-city', 'São Paulo');
+  await fill(el, 'info-address-state', 'SP');
+  await fill(el, 'info-address-postalCode', '01310-100');
+  await fill(el, 'info-annualRevenue', '1200000');
+  await fill(el, 'info-monthlyTransactionVolume', '100000');
+  await fill(el, 'info-monthlyVolumeInUSD', '50000');
+  await fill(el, 'info-transactionVolumeInUSD', '2500');
+  await click(el, '[data-testid="jurisdictions-BRA"]');
+  await click(el, '[data-testid="involvedActivities-NONE"]');
+  await click(el, '[data-testid="transactionCounterparties-MERCHANTS_SUPPLIERS"]');
+  await fill(el, 'info-sourceOfFunds', 'COMPANY');
+  await fill(el, 'info-complianceAndAML', 'A compliance officer reviews every merchant.');
 }
 
 /** Every element of the card that reaches past its content box, as `tag[part] left…right`. */
@@ -283,6 +306,79 @@ describe('<ramp-onboarding> business details', () => {
       const widget = await fixture<HTMLElement>(html`<ramp-widget api-base="/bff" session="s" support-contact="help@partner.example"></ramp-widget>`);
       await waitUntil(() => widget.shadowRoot?.querySelector('ramp-onboarding'), 'the widget should show the onboarding', { timeout: 6000 });
       expect(widget.shadowRoot!.querySelector<RampOnboarding>('ramp-onboarding')!.supportContact).to.equal('help@partner.example');
+    });
+  });
+
+  describe('back to a saved step', () => {
+    it('Back from the parties shows the information as saved; a correction is sent again and leads on', async () => {
+      const log = new RequestLog();
+      business({ log });
+      const el = await mount('en');
+      await atStep(el, 'info');
+      expect(q(el, '[data-testid="back"]') === null, 'no way back to the customer step').to.equal(true);
+      await fillBusinessInfo(el);
+      await click(el, '[data-testid="info-submit"]');
+      await atStep(el, 'parties');
+      await click(el, '[data-testid="back"]');
+      await atStep(el, 'info');
+      expect(el.shadowRoot!.activeElement?.id, 'focus goes to the step heading').to.equal('step-title');
+      expect($(el, '#info-website').value).to.equal('acme.example');
+      expect($<HTMLSelectElement>(el, '#info-companyType').value).to.equal('PAYMENT_GATEWAY');
+      await fill(el, 'info-website', 'acme-pay.example');
+      await click(el, '[data-testid="info-submit"]');
+      await atStep(el, 'parties');
+      const patches = log.entries.filter((e) => e.method === 'PATCH');
+      expect(patches).to.have.length(2);
+      expect((patches[1]!.body as { website: string }).website).to.equal('https://acme-pay.example');
+    });
+
+    it('a page loaded at the parties step goes back to the information the server holds', async () => {
+      const backend = business({ infoSent: true });
+      backend.customer = { ...backend.customer!, additionalInformation: { type: 'BUSINESS', website: 'https://held.example', companyType: 'E_COMMERCE' } as never };
+      const el = await mount('en');
+      await atStep(el, 'parties');
+      await click(el, '[data-testid="back"]');
+      await atStep(el, 'info');
+      expect($(el, '#info-website').value).to.equal('https://held.example');
+      expect($<HTMLSelectElement>(el, '#info-companyType').value).to.equal('E_COMMERCE');
+    });
+
+    for (const lang of ['en', 'pt-BR', 'es'] as const) {
+      it(`Back is offered from the documents to the parties, with the keyboard, and fits 320 px (${lang})`, async () => {
+        await setViewport({ width: 320, height: 900 });
+        business({ infoSent: true });
+        const el = await mount(lang);
+        await atStep(el, 'parties');
+        await addShareholder(el, 'Ana Souza', ANA_CPF, '60');
+        await saveParty(el, 'Ana Souza');
+        await click(el, '[data-testid="parties-continue"]');
+        await atStep(el, 'documents');
+        const back = $<HTMLButtonElement>(el, '[data-testid="back"]');
+        expect(back.textContent!.trim()).to.equal({ en: 'Back', 'pt-BR': 'Voltar', es: 'Atrás' }[lang]);
+        expect(pastTheCard(el)).to.deep.equal([]);
+        back.focus();
+        await sendKeys({ press: 'Enter' });
+        await atStep(el, 'parties');
+        expect(text(el, '.party-name')).to.equal('Ana Souza');
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('Back follows the order of the steps, and never reaches the customer step', () => {
+      for (const type of ['INDIVIDUAL', 'BUSINESS'] as const) {
+        const ids = stepsFor(type).map((step) => step.id);
+        const ctx = { customer: { type, verification: { status: 'NOT_STARTED' } } } as unknown as StepContext;
+        expect(previousStep(ctx, 'info')).to.equal(undefined);
+        for (let i = 2; i < ids.length - 1; i++) expect(previousStep(ctx, ids[i]!), `${type} ${ids[i]}`).to.equal(ids[i - 1]);
+      }
+    });
+
+    it('no Back once the review has started', async () => {
+      const backend = business({ infoSent: true });
+      backend.decide('FINAL_REJECTION');
+      const el = await mount('en');
+      await atStep(el, 'status');
+      expect(q(el, '[data-testid="back"]') === null).to.equal(true);
     });
   });
 

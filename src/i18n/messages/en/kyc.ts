@@ -243,6 +243,7 @@ export const kyc = {
   'kyc.requirement.LIVENESS': 'Selfie (liveness check)',
   'kyc.missing.ASSOCIATED_PARTIES': 'At least one owner or representative',
   'kyc.missing.party': '{party}: {item}',
+  'kyc.back': 'Back',
   'kyc.goTo.info': 'Go to additional information',
   'kyc.goTo.parties': 'Go to owners and representatives',
   'kyc.goTo.documents': 'Go to documents',

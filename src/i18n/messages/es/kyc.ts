@@ -244,6 +244,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.requirement.LIVENESS': 'Selfi (prueba de vida)',
   'kyc.missing.ASSOCIATED_PARTIES': 'Al menos un socio o representante',
   'kyc.missing.party': '{party}: {item}',
+  'kyc.back': 'Atrás',
   'kyc.goTo.info': 'Ir a la información adicional',
   'kyc.goTo.parties': 'Ir a socios y representantes',
   'kyc.goTo.documents': 'Ir a documentos',

@@ -245,6 +245,7 @@ export const kyc: BundleMessages<'kyc'> = {
   'kyc.requirement.LIVENESS': 'Selfie (prova de vida)',
   'kyc.missing.ASSOCIATED_PARTIES': 'Pelo menos um sócio ou representante',
   'kyc.missing.party': '{party}: {item}',
+  'kyc.back': 'Voltar',
   'kyc.goTo.info': 'Ir para informações adicionais',
   'kyc.goTo.parties': 'Ir para sócios e representantes',
   'kyc.goTo.documents': 'Ir para documentos',
