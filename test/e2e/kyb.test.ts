@@ -65,6 +65,8 @@ describe('KYB on the demo page', () => {
     await page.click(`${o} [data-testid=submit]`);
 
     await page.waitForSelector(`${o} section[data-step=info]`, { timeout: 20_000 });
+    assert.equal((await page.textContent(`${o} [part~=step][data-step=info] .step-label`))?.trim(), 'About the company');
+    assert.equal(await page.locator(`${o} [data-testid=info-volume] input`).count(), 4, 'the amounts are one group');
     await page.fill(`${o} #info-phone`, '+551130000000');
     await fillAddress(page, 'info-address', o, funchal);
     await page.fill(`${o} #info-monthlyVolumeInUSD`, '250000');
@@ -85,6 +87,23 @@ describe('KYB on the demo page', () => {
     await addParty(page, { type: 'BUSINESS', pct: '60' });
     const holdingId = await page.getAttribute(`${o} [data-testid=party][data-type=BUSINESS]`, 'data-party-id', { timeout: 20_000 });
     assert.ok(holdingId);
+    // Refused in the browser before sending: over 100% at the top level (naming who), then under the 25% threshold.
+    await addParty(page, { type: 'INDIVIDUAL', pct: '50' });
+    const pctError = page.locator(`${o} #party-ownershipPercentage-error`);
+    await pctError.waitFor({ timeout: 20_000 });
+    assert.match((await pctError.textContent()) ?? '', /Holding SA and Davi Lima would own 110%/);
+    await page.fill(`${o} #party-ownershipPercentage`, '15');
+    await page.click(`${o} [data-testid=party-save]`);
+    await page.waitForFunction(
+      () => /25%/.test(document.querySelector('ramp-onboarding')?.shadowRoot?.querySelector('#party-ownershipPercentage-error')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.click(`${o} [data-testid=party-cancel]`);
+    // Removing asks first; Cancel keeps the party.
+    await page.click(`${o} [data-testid=remove-${holdingId}]`);
+    await page.click(`${o} [data-testid=cancel-remove-${holdingId}]`);
+    assert.equal(await page.locator(`${o} [data-testid=party]`).count(), 1);
     await addParty(page, { parentId: holdingId, type: 'INDIVIDUAL', pct: '100' });
     await page.waitForSelector(`${o} [data-party-id="${holdingId}"] [data-testid=party]`, { timeout: 20_000 });
     const nestedId = await page.getAttribute(`${o} [data-party-id="${holdingId}"] [data-testid=party]`, 'data-party-id');
@@ -102,6 +121,11 @@ describe('KYB on the demo page', () => {
     await page.click(`${o} [data-testid=uploader-${nestedId}] [data-testid=type-PASSPORT]`);
     await page.setInputFiles(`${o} [data-testid=uploader-${nestedId}] [data-testid=input-PASSPORT]`, files.jpg);
     await page.waitForSelector(`${o} [data-testid=uploader-${nestedId}] [data-testid=sent-PASSPORT]`, { timeout: 20_000 });
+    // Back to the parties and forward again: what was saved is still there.
+    await page.click(`${o} [data-testid=back]`);
+    await page.waitForSelector(`${o} section[data-step=parties] [data-party-id="${nestedId}"]`, { timeout: 20_000 });
+    await page.click(`${o} [data-testid=parties-continue]`);
+    await page.waitForSelector(`${o} [data-testid=uploader] [data-testid=sent-DIRECTORS_REGISTRY]`, { timeout: 20_000 });
     await page.click(`${o} [data-testid=documents-continue]`);
 
     await page.click(`${o} [data-testid=start-verification]`, { timeout: 20_000 });

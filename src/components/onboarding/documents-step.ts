@@ -4,6 +4,7 @@ import type { RampDocumentUploader } from '../document-uploader/document-uploade
 import { humanize, requirementKey } from '../kyc-labels';
 import { partyName, partyTree, type PartyNode } from './parties';
 import { missingDocuments } from './resume';
+import { backButton } from './back-button';
 import { alertFor, renderRequestAlert, type RequestAlert, type StepContext } from './step-context';
 
 export class DocumentsStep {
@@ -67,6 +68,7 @@ export class DocumentsStep {
             </div>`
           : nothing}
         <div part="actions" class="actions">
+          ${backButton(this.ctx, 'documents')}
           <button part="submit" class="primary" type="button" data-testid="documents-continue" aria-disabled=${this.checking ? 'true' : 'false'} @click=${() => void this.continue()}>
             ${this.waiting ? this.ctx.t('kyc.documents.waiting') : this.ctx.t('kyc.continue')}
           </button>

@@ -2,7 +2,7 @@
 import { alpha3ToAlpha2 } from '../../contract/countries';
 import { regionName } from '../../i18n';
 import { humanize, type PlainMessageKey } from '../kyc-labels';
-import type { InfoError, InfoField, TextField } from './info-model';
+import type { CustomerType, InfoError, InfoField, TextField } from './info-model';
 import { formatAmount } from './money';
 import type { StepContext } from './step-context';
 
@@ -76,8 +76,16 @@ export const autocomplete: Partial<Record<TextField, string>> = {
   professionalOccupation: 'organization-title',
 };
 
-export function infoLabel(ctx: StepContext, field: InfoField): string {
-  return ctx.t(labelKeys[field]);
+// A business's amounts sit in one group whose legend gives the currency: their labels say what each one counts.
+const businessLabelKeys: Partial<Record<InfoField, PlainMessageKey>> = {
+  annualRevenue: 'info.business.annualRevenue',
+  monthlyTransactionVolume: 'info.business.monthlyTransactionVolume',
+  monthlyVolumeInUSD: 'info.business.monthlyVolumeInUSD',
+  transactionVolumeInUSD: 'info.business.transactionVolumeInUSD',
+};
+
+export function infoLabel(ctx: StepContext, field: InfoField, type: CustomerType = 'INDIVIDUAL'): string {
+  return ctx.t((type === 'BUSINESS' && businessLabelKeys[field]) || labelKeys[field]);
 }
 
 /** An option's name: ours, else a country's in the reader's language, else the code made readable. */

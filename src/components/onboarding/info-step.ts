@@ -64,7 +64,7 @@ export class InfoStep extends FormStep<InfoField, InfoError> {
   }
 
   protected label(field: InfoField): string {
-    return infoLabel(this.ctx, field);
+    return infoLabel(this.ctx, field, this.form().type);
   }
 
   // ── rendering ──
@@ -92,8 +92,7 @@ export class InfoStep extends FormStep<InfoField, InfoError> {
             : html`
                 <div class="grid two">${this.selectField('companyType', COMPANY_TYPES)} ${this.textField('website')}</div>
                 ${this.textField('servicesProvided')} ${this.phoneGroup()} ${this.addressGroup('info.address.legend.BUSINESS')}
-                <div class="grid two">${this.amountField('annualRevenue')} ${this.amountField('monthlyTransactionVolume')}</div>
-                <div class="grid two">${this.amountField('monthlyVolumeInUSD')} ${this.amountField('transactionVolumeInUSD')}</div>
+                ${this.volumeGroup()}
                 ${this.listGroup('jurisdictions')} ${this.listGroup('involvedActivities')} ${this.listGroup('transactionCounterparties')}
                 ${this.selectField('sourceOfFunds', BUSINESS_SOURCES)} ${this.textField('complianceAndAML')} ${this.regulatedGroup()}
               `}
@@ -166,6 +165,18 @@ export class InfoStep extends FormStep<InfoField, InfoError> {
         />
       </div>`,
     );
+  }
+
+  /** A business's four amounts in one group, which says which are the company's as a whole and which this account's. */
+  private volumeGroup(): TemplateResult {
+    return html`
+      <fieldset part="group volume" class="group" data-testid="info-volume" aria-describedby="info-volume-hint">
+        <legend>${this.ctx.t('info.volume.legend')}</legend>
+        <p id="info-volume-hint" part="hint" class="hint">${this.ctx.t('info.volume.hint')}</p>
+        <div class="grid two">${this.amountField('annualRevenue')} ${this.amountField('monthlyTransactionVolume')}</div>
+        <div class="grid two">${this.amountField('monthlyVolumeInUSD')} ${this.amountField('transactionVolumeInUSD')}</div>
+      </fieldset>
+    `;
   }
 
   private selectField(field: TextField, options: readonly string[]): TemplateResult {

@@ -1,6 +1,7 @@
 // The liveness step of an individual: opens the hosted verification page (top-level popup, never an iframe) and waits for the selfie.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { StepContext } from './step-context';
+import { backButton } from './back-button';
 
 export class LivenessStep {
   /** The page was opened (or offered as a link): the element follows the customer until liveness is done. */
@@ -30,6 +31,7 @@ export class LivenessStep {
             </div>`
           : nothing}
         <div part="actions" class="actions">
+          ${backButton(this.ctx, 'liveness')}
           <button part="submit" class=${this.waiting ? '' : 'primary'} type="button" data-testid="start-liveness" @click=${() => this.open()}>
             ${this.waiting ? this.ctx.t('liveness.reopen') : this.ctx.t('liveness.start')}
           </button>

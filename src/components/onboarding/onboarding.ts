@@ -66,6 +66,7 @@ const optionalAttribute = { toAttribute: (value: string | undefined) => value ||
  * @csspart retry - The retry button in the alert.
  * @csspart actions - The row holding the submit button.
  * @csspart submit - The submit button.
+ * @csspart back - The button back to the step before (until the review starts).
  * @csspart success - The panel shown once the customer is created.
  * @csspart summary - The customer summary list in the success panel.
  * @csspart step-title - The heading of the current step (takes focus when the step changes).
@@ -81,6 +82,8 @@ const optionalAttribute = { toAttribute: (value: string | undefined) => value ||
  * @csspart verification-status - The status panel of the review.
  * @csspart status-badge - The status badge in it.
  * @csspart rejection - What to correct after a temporary rejection.
+ * @csspart next-steps - What the user can do after a final rejection.
+ * @csspart support-link - The link to the partner's support (`support-contact`) in it.
  *
  * @cssprop --ramp-color-primary - Accent: selected choice, submit button, current step.
  * @cssprop --ramp-color-on-primary - Text on the accent.
@@ -124,6 +127,9 @@ export class RampOnboarding extends RampElement {
 
   /** `light` or `dark`; when absent, follows `prefers-color-scheme`. */
   @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
+  /** The partner's support, shown as a link after a final rejection: an email, a phone number or an `https:` URL (anything else shows no link). */
+  @property({ attribute: 'support-contact' }) supportContact = '';
 
   /** Keep an unfinished first step in localStorage (never the tax id) and restore it on the next visit. */
   @property({ attribute: 'keep-draft', type: Boolean }) keepDraft = false;
@@ -287,6 +293,9 @@ export class RampOnboarding extends RampElement {
       },
       get theme() {
         return host.theme;
+      },
+      get supportContact() {
+        return host.supportContact;
       },
       get customer() {
         return host.createdCustomer;

@@ -11,6 +11,7 @@ import {
   allowedRoles,
   canHaveShareholders,
   emptyParty,
+  ownershipOver,
   partyFieldsFor,
   partyId,
   partyName,
@@ -26,7 +27,9 @@ import {
   type PartyValues,
   type Role,
 } from './parties';
-import { labelKeys, partyErrorText, renderParty, type PartyActions } from './party-views';
+import { PartyRemoval } from './party-removal';
+import { backButton } from './back-button';
+import { labelKeys, ownershipTotalText, partyErrorText, renderParty, type PartyActions } from './party-views';
 import { alertFor, describedBy, fieldShell, renderRequestAlert, type FieldShell } from './step-context';
 
 type TextKey = Exclude<PartyField, 'roles'>;
@@ -34,6 +37,7 @@ type TextKey = Exclude<PartyField, 'roles'>;
 export class PartiesStep extends FormStep<PartyField, PartyError> {
   private values: PartyValues | undefined;
   private continueError = false;
+  private readonly removal = new PartyRemoval(this.ctx);
 
   /** Whether the add form is open. */
   get editing(): boolean {
@@ -53,7 +57,8 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   /** What the tree offers beside each party: nothing while the form is open; corrections while they are allowed. */
   private treeActions(): PartyActions | undefined {
     if (this.values) return undefined;
-    return { editable: this.editable, edit: (p) => void this.edit(p), remove: (p) => void this.remove(p), addNested: (id) => void this.open(id) };
+    const confirm = (p: AssociatedParty) => (this.removal.pending === p.id ? this.removal.render(p, (q) => void this.remove(q)) : undefined);
+    return { editable: this.editable, edit: (p) => void this.edit(p), remove: (p) => void this.removal.ask(p), confirm, addNested: (id) => void this.open(id) };
   }
 
   // ── rendering ──
@@ -79,6 +84,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
           ? html`<p part="error" class="error" role="alert" data-testid="parties-continue-error">${this.ctx.t('parties.error.none')}</p>`
           : nothing}
         <div part="actions" class="actions">
+          ${backButton(this.ctx, 'parties')}
           <button part="submit" class="primary" type="button" data-testid="parties-continue" @click=${() => void this.continue()}>
             ${this.ctx.t('kyc.continue')}
           </button>
@@ -215,7 +221,8 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
   }
 
   protected errorText(field: PartyField, error: PartyError): string {
-    return partyErrorText(this.ctx, field, error);
+    const over = error === 'ownershipTotal' && this.values ? ownershipOver(this.values, this.ctx.parties, this.ctx.locale) : undefined;
+    return over ? ownershipTotalText(this.ctx, over) : partyErrorText(this.ctx, field, error);
   }
 
   // ── input ──
@@ -302,6 +309,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
     if (this.busy) return;
     this.busy = true;
     this.alert = undefined;
+    this.removal.pending = undefined;
     try {
       await this.ctx.client().deleteAssociatedParty(party.id);
       this.busy = false;
@@ -316,6 +324,7 @@ export class PartiesStep extends FormStep<PartyField, PartyError> {
       this.alert = refused && this.ctx.parties.some((p) => p.parentId === party.id) ? { kind: 'HAS_OWNERS', name: partyName(party) } : alertFor(error);
       if (!refused) this.ctx.report(error, 'deleteAssociatedParty');
       this.update();
+      await this.ctx.focus(`[data-testid="remove-${party.id}"]`);
     }
   }
 

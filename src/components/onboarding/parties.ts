@@ -7,6 +7,7 @@ import { normalizeTaxId } from '../../contract/tax-id';
 import type { FieldProblem } from '../../client/problem';
 import type { Locale } from '../../i18n';
 import { parsePercentage } from './money';
+import { basisPoints, levelTotal, shareholdersAt, OWNERSHIP_MAX_BP, OWNERSHIP_MIN_BP } from './ownership';
 import type { TaxIdKind } from './format';
 
 export const ROLES = ['UBO', 'SHAREHOLDER', 'REPRESENTATIVE'] as const;
@@ -114,15 +115,8 @@ export function partyTaxIdKind(values: Pick<PartyValues, 'type' | 'text'>): TaxI
   return values.type === 'INDIVIDUAL' ? 'cpf' : 'cnpj';
 }
 
-export type PartyError = FieldError | 'chooseRole' | 'ownershipRange' | 'ownershipTotal';
+export type PartyError = FieldError | 'chooseRole' | 'ownershipRange' | 'ownershipBelow' | 'ownershipTotal';
 
-/** In hundredths, so 33.33 + 33.33 + 33.34 is exactly 100. */
-const hundredths = (model: string): number => Math.round(Number(model) * 100);
-
-/** The shareholders already at the level this party would join (same parent), as the server counts them. */
-export function shareholdersAt(parties: readonly AssociatedParty[], parentId: string | undefined): AssociatedParty[] {
-  return parties.filter((p) => (p.parentId ?? undefined) === parentId && p.roles.includes('SHAREHOLDER') && p.ownershipPercentage);
-}
 
 export function validateParty(values: PartyValues, existing: readonly AssociatedParty[], now: Date, locale: Locale): Partial<Record<PartyField, PartyError>> {
   const errors: Partial<Record<PartyField, PartyError>> = {};
@@ -131,10 +125,11 @@ export function validateParty(values: PartyValues, existing: readonly Associated
   if (ownsShares(values.roles)) {
     const pct = parsePercentage(t.ownershipPercentage, locale);
     if (pct === '') errors.ownershipPercentage = 'required';
-    else if (pct === undefined || hundredths(pct) < 2500 || hundredths(pct) > 10000) errors.ownershipPercentage = 'ownershipRange';
+    else if (pct === undefined || basisPoints(pct) > OWNERSHIP_MAX_BP) errors.ownershipPercentage = 'ownershipRange';
+    else if (basisPoints(pct) < OWNERSHIP_MIN_BP) errors.ownershipPercentage = 'ownershipBelow';
     else if (values.roles.includes('SHAREHOLDER')) {
-      const total = shareholdersAt(existing.filter((p) => p.id !== values.editingId), values.parentId).reduce((sum, p) => sum + hundredths(p.ownershipPercentage!), hundredths(pct));
-      if (total > 10000) errors.ownershipPercentage = 'ownershipTotal';
+      const total = levelTotal(existing.filter((p) => p.id !== values.editingId), values.parentId, basisPoints(pct));
+      if (total > OWNERSHIP_MAX_BP) errors.ownershipPercentage = 'ownershipTotal';
     }
   }
   if (values.type === 'INDIVIDUAL') {
@@ -179,6 +174,17 @@ export function toPartyRequest(values: PartyValues, locale: Locale): CreateAssoc
       postalCode: t['address.postalCode'].trim(),
     },
   };
+}
+
+/** Who would share a level over 100 % (the others there, then this party by its typed name), and the total in basis points. */
+export function ownershipOver(values: PartyValues, existing: readonly AssociatedParty[], locale: Locale): { names: string[]; total: number } | undefined {
+  const pct = parsePercentage(values.text.ownershipPercentage, locale);
+  if (!pct || !values.roles.includes('SHAREHOLDER')) return undefined;
+  const others = existing.filter((p) => p.id !== values.editingId);
+  const total = levelTotal(others, values.parentId, basisPoints(pct));
+  if (total <= OWNERSHIP_MAX_BP) return undefined;
+  const own = (values.type === 'INDIVIDUAL' ? values.text.name : values.text.legalName).trim();
+  return { names: [...shareholdersAt(others, values.parentId).map(partyName), ...(own ? [own] : [])], total };
 }
 
 export interface PartyNode {

@@ -4,6 +4,7 @@ import { ADULT_AGE } from '../../contract/customer-rules';
 import type { AssociatedParty } from '../../contract/kyc';
 import type { PlainMessageKey } from '../kyc-labels';
 import { canHaveShareholders, partyName, type PartyError, type PartyField, type PartyNode } from './parties';
+import { formatBasisPoints, listNames, OWNERSHIP_MIN_PERCENT } from './ownership';
 import type { StepContext } from './step-context';
 
 export const labelKeys: Readonly<Record<PartyField, PlainMessageKey>> = {
@@ -28,6 +29,8 @@ export function partyErrorText(ctx: StepContext, field: PartyField, error: Party
       return ctx.t('parties.error.chooseRole');
     case 'ownershipRange':
       return ctx.t('parties.error.ownershipRange');
+    case 'ownershipBelow':
+      return ctx.t('parties.error.ownershipBelow', { min: OWNERSHIP_MIN_PERCENT });
     case 'ownershipTotal':
       return ctx.t('parties.error.ownershipTotal');
     case 'underage':
@@ -39,12 +42,19 @@ export function partyErrorText(ctx: StepContext, field: PartyField, error: Party
   }
 }
 
+/** Over 100 % at one level: who would share it and the total, so the user knows which percentages to check. */
+export function ownershipTotalText(ctx: StepContext, over: { names: readonly string[]; total: number }): string {
+  return ctx.t('parties.error.ownershipTotalNamed', { names: listNames(over.names, ctx.locale), total: formatBasisPoints(over.total, ctx.locale) });
+}
+
 /** The buttons beside a party, while the form is closed. */
 export interface PartyActions {
   /** Parties can be corrected and removed until the verification is under way. */
   editable: boolean;
   edit: (party: AssociatedParty) => void;
   remove: (party: AssociatedParty) => void;
+  /** The question that stands in for the buttons while a removal is being confirmed. */
+  confirm?: (party: AssociatedParty) => TemplateResult | undefined;
   addNested: (parentId: string) => void;
 }
 
@@ -63,14 +73,14 @@ export function renderParty(ctx: StepContext, node: PartyNode, actions: PartyAct
         ${pct ? html`<span class="badge">${pct}</span>` : nothing}
       </div>
       ${actions?.editable
-        ? html`<div class="party-actions">
+        ? (actions.confirm?.(p) ?? html`<div class="party-actions">
             <button type="button" class="link" data-testid="edit-${p.id}" aria-label=${ctx.t('parties.editLabel', { name })} @click=${() => actions.edit(p)}>
               ${ctx.t('parties.edit')}
             </button>
             <button type="button" class="link" data-testid="remove-${p.id}" aria-label=${ctx.t('parties.removeLabel', { name })} @click=${() => actions.remove(p)}>
               ${ctx.t('parties.remove')}
             </button>
-          </div>`
+          </div>`)
         : nothing}
       ${canHaveShareholders(p) && actions
         ? html`<button type="button" class="link" data-testid="add-nested-${p.id}" @click=${() => actions.addNested(p.id)}>

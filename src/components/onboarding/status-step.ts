@@ -6,6 +6,7 @@ import { requirementOf } from '../document-uploader/requirements';
 import { humanize, rejectionText, rejectLabelKey, requirementKey } from '../kyc-labels';
 import type { StepContext } from './step-context';
 import { supportReference } from '../support-reference';
+import { supportLink } from './support-contact';
 
 type StatusReason = NonNullable<Verification['statusReason']>;
 
@@ -62,7 +63,7 @@ export class StatusStep {
           <p data-testid="status-message">${this.ctx.t(`kyc.status.message.${status}`)}</p>
           ${following ? html`<p class="hint">${this.ctx.t('kyc.status.live')}</p>` : nothing}
         </div>
-        ${status === 'TEMPORARY_REJECTION' ? this.renderRejection() : nothing}
+        ${status === 'TEMPORARY_REJECTION' ? this.renderRejection() : nothing} ${status === 'FINAL_REJECTION' ? this.renderNextSteps() : nothing}
         <dl part="summary" class="summary">
           <dt>${this.ctx.t('kyc.status.updatedAt')}</dt>
           <dd>${formatInstant(customer.updatedAt, this.ctx.locale)}</dd>
@@ -70,6 +71,17 @@ export class StatusStep {
         ${supportReference(this.ctx.t('done.reference'), customer.id, 'status-customer-id')}
       </section>
     `;
+  }
+
+  /** After a final rejection: who can say more (the partner's support, with the reference shown below). */
+  private renderNextSteps(): TemplateResult {
+    const link = supportLink(this.ctx.supportContact);
+    return html`<div part="next-steps" data-testid="next-steps">
+      <p>${this.ctx.t(link ? 'kyc.final.next' : 'kyc.final.nextNoContact')}</p>
+      ${link
+        ? html`<p><a part="support-link" data-testid="support-link" href=${link.href} target="_blank" rel="noopener noreferrer">${link.text}</a></p>`
+        : nothing}
+    </div>`;
   }
 
   private renderRejection(): TemplateResult {

@@ -13,6 +13,8 @@ export interface StepContext {
   readonly apiBase: string;
   readonly session: string;
   readonly theme: 'light' | 'dark' | undefined;
+  /** The partner's support contact, as given (see `supportLink`). */
+  readonly supportContact: string;
   readonly customer: Customer | undefined;
   readonly parties: readonly AssociatedParty[];
   t<K extends MessageKey>(key: K, ...args: TranslateArgs<K>): string;

@@ -25,7 +25,7 @@ const INDIVIDUAL: readonly StepInfo[] = [
 /** Businesses: details, additional information, associated parties, documents, start the verification, then the review. */
 const BUSINESS: readonly StepInfo[] = [
   step('customer', 'onboarding.step.customer'),
-  step('info', 'kyc.step.info'),
+  step('info', 'kyc.step.info.BUSINESS'),
   step('parties', 'kyc.step.parties'),
   step('documents', 'kyc.step.documents'),
   step('submit', 'kyc.step.submit'),

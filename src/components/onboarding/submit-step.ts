@@ -4,6 +4,7 @@ import { ProblemError } from '../../client/bff-client';
 import { IdempotencyKeys } from '../../client/idempotency';
 import { humanize, requirementKey } from '../kyc-labels';
 import { partyName } from './parties';
+import { backButton } from './back-button';
 import { alertFor, renderRequestAlert, type RequestAlert, type StepContext } from './step-context';
 import type { OnboardingStep } from './steps';
 
@@ -49,6 +50,7 @@ export class SubmitStep {
             </div>`
           : nothing}
         <div part="actions" class="actions">
+          ${backButton(this.ctx, 'submit')}
           <button part="submit" class="primary" type="button" data-testid="start-verification" aria-disabled=${this.busy ? 'true' : 'false'} @click=${() => void this.start()}>
             ${this.busy ? this.ctx.t('kyc.submit.starting') : this.ctx.t('kyc.submit.start')}
           </button>

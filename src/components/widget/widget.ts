@@ -103,6 +103,9 @@ export class RampWidget extends RampElement {
   /** Show the sandbox "simulate payment" button in the PIX checkout. */
   @property({ type: Boolean }) sandbox = false;
 
+  /** The partner's support (an email, a phone number or an `https:` URL), passed to the onboarding: shown as a link after a final rejection. */
+  @property({ attribute: 'support-contact' }) supportContact = '';
+
   /** The amount the quote opens with. */
   @property() amount = '';
 
@@ -255,7 +258,7 @@ export class RampWidget extends RampElement {
       case 'loading':
         return html`<p role="status" class="visually-hidden">${this.i18n.t('widget.loading')}</p>`;
       case 'onboarding':
-        return html`<ramp-onboarding keep-draft theme=${theme}></ramp-onboarding>`;
+        return html`<ramp-onboarding keep-draft theme=${theme} support-contact=${this.supportContact || nothing}></ramp-onboarding>`;
       case 'home':
       case 'buy':
         return html`<ramp-quote direction="buy" hide-direction fiat="BRL" amount=${this.amount || nothing} theme=${theme}></ramp-quote>`;

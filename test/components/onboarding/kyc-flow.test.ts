@@ -238,6 +238,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
 
       // A company with a shareholder under it cannot go first: the refusal is said, nothing is removed.
       await click(el, `[data-testid="remove-${parent.id}"]`);
+      await click(el, `[data-testid="really-remove-${parent.id}"]`);
       await waitUntil(() => q(el, '[role="alert"]'), 'the refusal should show');
       // In our words, naming the party: never the server's English detail.
       expect(text(el, '[role="alert"]')).to.equal('Remove the shareholders listed under Holding Participações SA first.');
@@ -253,6 +254,7 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       // The backend has it before the answer reaches the element: wait for the list, not for a render.
       await waitUntil(() => q(el, `[data-testid="remove-${extra.id}"]`) !== null, 'the new party should be listed');
       await click(el, `[data-testid="remove-${extra.id}"]`);
+      await click(el, `[data-testid="really-remove-${extra.id}"]`);
       await waitUntil(() => backend.parties.length === 2, 'the party should be removed');
       await waitUntil(() => q(el, `[data-party-id="${extra.id}"]`) === null, 'the removed party should leave the list');
       await waitUntil(() => (text(el, '[part~="status"]') ?? text(el, '[role="status"]') ?? '').includes('Carla Mistake removed.'), 'the removal should be announced');
@@ -607,9 +609,9 @@ describe('<ramp-onboarding> KYC and KYB', () => {
       const el = await mount(html`<ramp-onboarding session="s" api-base="/bff" lang="pt-BR"></ramp-onboarding>`);
       await atStep(el, 'info');
       expect(text(el, '#step-title')).to.equal('Sobre a sua empresa');
-      expect(text(el, 'label[for="info-annualRevenue"]')).to.equal('Faturamento anual (US$)');
+      expect(text(el, 'label[for="info-annualRevenue"]')).to.equal('Faturamento anual');
       expect(text(el, '[data-testid="info-submit"]')).to.equal('Salvar e continuar');
-      expect(text(el, '[aria-current="step"]')).to.contain('Sobre você');
+      expect(text(el, '[aria-current="step"]')).to.contain('Sobre a empresa');
       await fill(el, 'info-annualRevenue', '1234567,8');
       $(el, '#info-annualRevenue').dispatchEvent(new FocusEvent('blur'));
       await el.updateComplete;

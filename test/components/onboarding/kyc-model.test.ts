@@ -12,6 +12,7 @@ import {
   type InfoValues,
 } from '../../../src/components/onboarding/info-model';
 import { emptyParty, partyTree, toPartyRequest, validateParty, type PartyValues } from '../../../src/components/onboarding/parties';
+import { basisPoints, formatBasisPoints } from '../../../src/components/onboarding/ownership';
 import { missingDocuments, resumeStep } from '../../../src/components/onboarding/resume';
 import { stepForMissing } from '../../../src/components/onboarding/submit-step';
 import type { Customer } from '../../../src/contract/customers';
@@ -222,7 +223,8 @@ describe('associated parties', () => {
 
   it('ownership is required for UBO and SHAREHOLDER, 25 to 100, and never sent for a representative alone', () => {
     expect(validateParty(filledParty({ text: { ...filledParty().text, ownershipPercentage: '' } }), [], NOW, 'en').ownershipPercentage).to.equal('required');
-    expect(validateParty(filledParty({ text: { ...filledParty().text, ownershipPercentage: '24.99' } }), [], NOW, 'en').ownershipPercentage).to.equal('ownershipRange');
+    expect(validateParty(filledParty({ text: { ...filledParty().text, ownershipPercentage: '24.99' } }), [], NOW, 'en').ownershipPercentage).to.equal('ownershipBelow');
+    expect(validateParty(filledParty({ text: { ...filledParty().text, ownershipPercentage: '100.01' } }), [], NOW, 'en').ownershipPercentage).to.equal('ownershipRange');
     expect(validateParty(filledParty({ text: { ...filledParty().text, ownershipPercentage: '100' } }), [], NOW, 'en').ownershipPercentage).to.equal(undefined);
     const rep = filledParty({ roles: ['REPRESENTATIVE'] });
     expect(validateParty(rep, [], NOW, 'en')).to.deep.equal({});
@@ -234,6 +236,18 @@ describe('associated parties', () => {
     expect(validateParty(filledParty(), existing, NOW, 'en').ownershipPercentage).to.equal('ownershipTotal');
     expect(validateParty(filledParty({ roles: ['UBO'] }), existing, NOW, 'en').ownershipPercentage, 'a UBO alone is not a shareholder').to.equal(undefined);
     expect(validateParty({ ...filledParty({ roles: ['SHAREHOLDER'] }), parentId: 'x' }, existing, NOW, 'en').ownershipPercentage).to.equal(undefined);
+  });
+
+  it('the 100% total is exact: 33.33 + 33.33 + 33.34 fits, one hundredth more does not', () => {
+    const thirds = [party({ id: 'a', ownershipPercentage: '33.33' }), party({ id: 'b', ownershipPercentage: '33.33' })];
+    const third = (pct: string) => filledParty({ roles: ['SHAREHOLDER'], text: { ...filledParty().text, ownershipPercentage: pct } });
+    expect(validateParty(third('33.34'), thirds, NOW, 'en').ownershipPercentage).to.equal(undefined);
+    expect(validateParty(third('33.35'), thirds, NOW, 'en').ownershipPercentage).to.equal('ownershipTotal');
+    // 0.1 + 0.2 style sums: 30.1 + 30.2 + 39.7 is exactly 100.
+    const tenths = [party({ id: 'a', ownershipPercentage: '30.1' }), party({ id: 'b', ownershipPercentage: '30.2' })];
+    expect(validateParty(third('39.7'), tenths, NOW, 'en').ownershipPercentage).to.equal(undefined);
+    expect(basisPoints('33.3')).to.equal(3330);
+    expect(formatBasisPoints(10050, 'en')).to.equal('100.5%');
   });
 
   it('roles are required; CPF for a person, CNPJ for a company, a plain id abroad; adults only', () => {

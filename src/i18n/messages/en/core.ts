@@ -104,6 +104,7 @@ export const core = {
 
   // ── KYC / KYB (kyc. info. parties. uploader. verification. liveness.): <ramp-onboarding> steps, <ramp-document-uploader>, <ramp-verification> ──
   'kyc.step.info': 'About you',
+  'kyc.step.info.BUSINESS': 'About the company',
   'kyc.step.parties': 'Owners',
   'kyc.step.documents': 'Documents',
   'kyc.step.liveness': 'Selfie',

@@ -105,6 +105,7 @@ export const core: BundleMessages<'core'> = {
   'status.FINAL_REJECTION': 'Rechazada',
 
   'kyc.step.info': 'Sobre ti',
+  'kyc.step.info.BUSINESS': 'Sobre la empresa',
   'kyc.step.parties': 'Socios',
   'kyc.step.documents': 'Documentos',
   'kyc.step.liveness': 'Selfi',

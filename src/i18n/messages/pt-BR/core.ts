@@ -106,6 +106,7 @@ export const core: BundleMessages<'core'> = {
 
   // ── KYC / KYB (kyc. info. parties. uploader. verification. liveness.): <ramp-onboarding> steps, <ramp-document-uploader>, <ramp-verification> ──
   'kyc.step.info': 'Sobre você',
+  'kyc.step.info.BUSINESS': 'Sobre a empresa',
   'kyc.step.parties': 'Sócios',
   'kyc.step.documents': 'Documentos',
   'kyc.step.liveness': 'Selfie',
