@@ -36,13 +36,12 @@ export async function deleteBankAccount(db: Db, deps: Pick<Deps, 'clock'>, partn
 
 type BankDeps = Pick<Deps, 'clock' | 'config'>;
 
-export async function createBankAccount(db: Db, deps: BankDeps, partnerId: string, body: CreateBankAccount): Promise<BankAccountRow> {
-  const issues: FieldIssue[] = [];
+/** Adds to `issues` what the rules find on a new account; answers the identifier as the rail keeps it. */
+function collectIssues(body: CreateBankAccount, now: Date, issues: FieldIssue[]) {
   const rail = body.rail as AccountRail;
   if (body.currency !== currencyOfRail[rail]) issues.push({ path: 'currency', message: `must be ${currencyOfRail[rail]} for ${rail}`, code: 'CONFLICTING_FIELDS' });
   const identifier = checkIdentifier(rail, body.identifier as Record<string, string>, issues);
   const h = body.holder;
-  const now = deps.clock.now();
   if (h.type === 'INDIVIDUAL' && !h.name) issues.push({ path: 'holder.name', message: 'is required for an individual holder', code: 'REQUIRED' });
   if (h.type === 'BUSINESS' && !h.legalName) issues.push({ path: 'holder.legalName', message: 'is required for a business holder', code: 'REQUIRED' });
   if (!isAlpha3Country(h.address.country)) issues.push({ path: 'holder.address.country', message: 'must be an ISO 3166-1 alpha-3 code such as BRA', code: 'INVALID_COUNTRY' });
@@ -61,7 +60,31 @@ export async function createBankAccount(db: Db, deps: BankDeps, partnerId: strin
     const e = checkPastDate(h.incorporationDate, now);
     if (e) issues.push({ path: 'holder.incorporationDate', message: fieldErrorMessages[e], code: fieldErrorCode[e] });
   }
+  return identifier;
+}
+
+/**
+ * The rules on a new account beyond its shape, on any input: a body whose shape was refused is checked as far as its
+ * rail, identifier and holder can be read, so that one answer names every bad field.
+ */
+export function newBankAccountIssues(input: unknown, now: Date): FieldIssue[] {
+  const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!obj(input) || typeof input.rail !== 'string' || !(input.rail in currencyOfRail) || !obj(input.identifier) || !obj(input.holder)) return [];
+  const holder = input.holder;
+  if (!obj(holder.address) || !Object.values(input.identifier).every((v) => typeof v === 'string')) return [];
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const issues: FieldIssue[] = [];
+  collectIssues({ ...input, holder: { ...holder, taxId: text(holder.taxId) ?? '', birthDate: text(holder.birthDate), incorporationDate: text(holder.incorporationDate), address: { ...holder.address, country: text(holder.address.country) ?? '' } } } as CreateBankAccount, now, issues);
+  return issues;
+}
+
+export async function createBankAccount(db: Db, deps: BankDeps, partnerId: string, body: CreateBankAccount): Promise<BankAccountRow> {
+  const issues: FieldIssue[] = [];
+  const now = deps.clock.now();
+  const identifier = collectIssues(body, now, issues);
   if (issues.length) throw invalid(issues);
+  const h = body.holder;
+  const rail = body.rail as AccountRail;
   return db.transaction(async (tx) => {
     const customer = await lockCustomer(tx, partnerId, body.customerId);
     if (!customer) throw unknownReference('customerId', 'customer');

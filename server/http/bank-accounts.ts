@@ -2,11 +2,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { BankAccountSchema, CreateBankAccountSchema } from '../../src/contract/bank-accounts';
 import { PageQuery, page, Uuid } from '../../src/contract/common';
-import { createBankAccount, deleteBankAccount, listPartnerBankAccounts, readBankAccount } from '../flows/bank-accounts';
+import { createBankAccount, deleteBankAccount, listPartnerBankAccounts, newBankAccountIssues, readBankAccount } from '../flows/bank-accounts';
 import { presentBankAccount } from '../presenters';
 import { CustomerIdParam as IdParam } from './customer-path';
 import type { Deps } from '../deps';
-import { openApiApp, problems } from './openapi-app';
+import { alsoOnRefusedBody, openApiApp, problems } from './openapi-app';
 
 const create = createRoute({
   operationId: 'createBankAccount',
@@ -52,6 +52,7 @@ const remove = createRoute({
 
 export function bankAccountsApp(deps: Deps) {
   const { db } = deps.store;
+  alsoOnRefusedBody(CreateBankAccountSchema, (input) => newBankAccountIssues(input, deps.clock.now()));
   return openApiApp()
     .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
     .openapi(list, async (c) => {

@@ -139,6 +139,16 @@ test('a body refused for its shape also names what the later rules find: check d
     ['taxId', 'INVALID_TAX_ID'],
   ], res.text);
   assert.equal((await p.api.get('/v2/customers')).body.data.length, 0, 'nothing written');
+
+  const customerId = (await p.api.post('/v2/customers', individual())).body.id as string;
+  const account = pixAccount(customerId);
+  const { name: _, ...rest } = account;
+  const bank = await p.api.post('/v2/bank-accounts', { ...rest, holder: { ...account.holder, relationship: 'FRIEND', taxId: '111.111.111-11', birthDate: '2999-01-01' } });
+  assert.deepEqual(entriesOf(bank).map((e) => [e.path, e.code]).sort(), [
+    ['holder.birthDate', 'FUTURE_DATE'],
+    ['holder.taxId', 'INVALID_TAX_ID'],
+    ['name', 'REQUIRED'],
+  ], bank.text);
 });
 
 test('hand-written checks carry codes too, and keys are escaped in pointers', async () => {
