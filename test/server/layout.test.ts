@@ -49,7 +49,6 @@ const KNOWN_EXCEPTIONS = new Set(readFileSync(join(import.meta.dirname, 'layout-
 /** Files over the size bound today, with the lines they may not grow past. */
 const MAX_LINES = 400;
 const KNOWN_LONG: Record<string, number> = {
-  'server/store/db.ts': 527,
 };
 
 /** A figure that came from a measurement (a share of CPU or of a read, microseconds, a bench ratio) or an issue number. */
