@@ -1,24 +1,13 @@
 // Form controls, buttons, alerts, badges and progress shared by the KYC components; each host maps `--_input-*` / `--_button-*` to its own tier-2 tokens.
 import { css } from 'lit';
+import { alertStyles, hostStyles } from './base.styles';
 import { supportReferenceStyles } from './support-reference';
 
 // `.badge` centres itself and never flexes: beside a label that wraps (a requirement's name on a phone) a pill keeps its
 // one line instead of stretching. (Said here, not in the CSS: comments inside the template ship in the bundle.)
 export const controlStyles = css`
   ${supportReferenceStyles}
-  :host {
-    display: block;
-    font-family: var(--_font-family);
-    font-size: var(--_font-size);
-    line-height: 1.5;
-    color: var(--_color-text);
-  }
-  :host([hidden]) {
-    display: none;
-  }
-  * {
-    box-sizing: border-box;
-  }
+  ${hostStyles}
   h2,
   h3,
   h4,
@@ -95,19 +84,8 @@ export const controlStyles = css`
     border-color: var(--_color-danger) !important;
     box-shadow: inset 0 0 0 1px var(--_color-danger);
   }
-  .error {
-    margin: 0;
-    font-size: 0.875em;
-    color: var(--_color-danger);
-  }
+  ${alertStyles}
   .alert {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_color-danger);
-    background: var(--_color-danger-surface);
     color: var(--_color-text);
   }
   .alert ul {

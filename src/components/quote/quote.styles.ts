@@ -1,5 +1,6 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
+import { alertStyles, hostStyles } from '../base.styles';
 import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
@@ -7,20 +8,8 @@ export const quoteStyles = [
   themeTokens,
   visuallyHidden,
   supportReferenceStyles,
+  hostStyles,
   css`
-    :host {
-      display: block;
-      font-family: var(--_font-family);
-      font-size: var(--_font-size);
-      line-height: 1.5;
-      color: var(--_color-text);
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    * {
-      box-sizing: border-box;
-    }
     .base {
       /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
       container: ramp-card / inline-size;
@@ -170,20 +159,7 @@ export const quoteStyles = [
       font-size: 0.875em;
       color: var(--_color-text-muted);
     }
-    .error {
-      margin: 0;
-      font-size: 0.875em;
-      color: var(--_color-danger);
-    }
-    .alert {
-      display: grid;
-      gap: 0.5em;
-      justify-items: start;
-      padding: 0.75em 1em;
-      border-radius: var(--_radius);
-      border: 1px solid var(--_color-danger);
-      background: var(--_color-danger-surface);
-    }
+    ${alertStyles}
     .alert p {
       margin: 0;
     }
