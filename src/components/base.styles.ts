@@ -1,6 +1,7 @@
 // Rules the quote (which leaves the form controls out of its first step) and the shared controls both need: the host
-// box, and the error and alert text. Interpolated where each stylesheet had them, so the cascade order stays.
-import { css } from 'lit';
+// box, the error and alert text, a button's box and its
+// two tones. Interpolated where each stylesheet had them, so the cascade order stays.
+import { css, unsafeCSS } from 'lit';
 
 export const hostStyles = css`
   :host {
@@ -32,5 +33,34 @@ export const alertStyles = css`
     border-radius: var(--_radius);
     border: 1px solid var(--_color-danger);
     background: var(--_color-danger-surface);
+  }
+`;
+
+export const buttonBox = css`
+  button {
+    min-height: 2.75em;
+    padding: 0.5em 1.25em;
+    font: inherit;
+    font-weight: 600;
+    border-radius: var(--_radius);
+    cursor: pointer;
+  }
+`;
+
+/** A filled button in the host's `--_button-*` colours (dimmed while busy) and an outlined one, by their classes. */
+export const buttonTones = (filled: string, outlined: string) => css`
+  ${unsafeCSS(filled)} {
+    color: var(--_button-color, var(--_color-on-primary));
+    background: var(--_button-background, var(--_color-primary));
+    border: 1px solid var(--_button-background, var(--_color-primary));
+  }
+  ${unsafeCSS(filled)}[aria-disabled='true'] {
+    cursor: progress;
+    opacity: 0.8;
+  }
+  ${unsafeCSS(outlined)} {
+    color: var(--_color-text);
+    background: var(--_color-surface);
+    border: 1px solid var(--_color-border);
   }
 `;

@@ -1,6 +1,6 @@
 // Form controls, buttons, alerts, badges and progress shared by the KYC components; each host maps `--_input-*` / `--_button-*` to its own tier-2 tokens.
 import { css } from 'lit';
-import { alertStyles, hostStyles } from './base.styles';
+import { alertStyles, buttonBox, hostStyles } from './base.styles';
 import { supportReferenceStyles } from './support-reference';
 
 // `.badge` centres itself and never flexes: beside a label that wraps (a requirement's name on a phone) a pill keeps its
@@ -118,13 +118,8 @@ export const controlStyles = css`
   .actions.start {
     justify-content: flex-start;
   }
+  ${buttonBox}
   button {
-    min-height: 2.75em;
-    padding: 0.5em 1.25em;
-    font: inherit;
-    font-weight: 600;
-    border-radius: var(--_radius);
-    cursor: pointer;
     color: var(--_color-text);
     background: var(--_color-surface);
     border: 1px solid var(--_color-border);

@@ -1,6 +1,7 @@
 // Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme; controls come from controls.styles.
 import { css } from 'lit';
 import { themeTokens, visuallyHidden } from '../theme.styles';
+import { buttonTones } from '../base.styles';
 import { controlStyles } from '../controls.styles';
 
 export const onboardingStyles = [
@@ -167,20 +168,7 @@ export const onboardingStyles = [
     .alert p {
       margin: 0;
     }
-    .submit {
-      color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
-      background: var(--ramp-onboarding-button-background, var(--_color-primary));
-      border: 1px solid var(--ramp-onboarding-button-background, var(--_color-primary));
-    }
-    .submit[aria-disabled='true'] {
-      cursor: progress;
-      opacity: 0.8;
-    }
-    .retry {
-      color: var(--_color-text);
-      background: var(--_color-surface);
-      border: 1px solid var(--_color-border);
-    }
+    ${buttonTones('.submit', '.retry')}
     .success {
       display: grid;
       gap: 0.5em;

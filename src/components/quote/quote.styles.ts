@@ -1,6 +1,6 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
-import { alertStyles, hostStyles } from '../base.styles';
+import { alertStyles, buttonBox, buttonTones, hostStyles } from '../base.styles';
 import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
@@ -10,6 +10,10 @@ export const quoteStyles = [
   supportReferenceStyles,
   hostStyles,
   css`
+    :host {
+      --_button-background: var(--ramp-quote-button-background, var(--_color-primary));
+      --_button-color: var(--ramp-quote-button-color, var(--_color-on-primary));
+    }
     .base {
       /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
       container: ramp-card / inline-size;
@@ -238,28 +242,8 @@ export const quoteStyles = [
       font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
       font-size: 0.9em;
     }
-    button {
-      min-height: 2.75em;
-      padding: 0.5em 1.25em;
-      font: inherit;
-      font-weight: 600;
-      border-radius: var(--_radius);
-      cursor: pointer;
-    }
-    .primary {
-      color: var(--ramp-quote-button-color, var(--_color-on-primary));
-      background: var(--ramp-quote-button-background, var(--_color-primary));
-      border: 1px solid var(--ramp-quote-button-background, var(--_color-primary));
-    }
-    .primary[aria-disabled='true'] {
-      cursor: progress;
-      opacity: 0.8;
-    }
-    .secondary {
-      color: var(--_color-text);
-      background: var(--_color-surface);
-      border: 1px solid var(--_color-border);
-    }
+    ${buttonBox}
+    ${buttonTones('.primary', '.secondary')}
     .locked,
     .expired {
       display: grid;
