@@ -1,6 +1,6 @@
 // Rules the quote (which leaves the form controls out of its first step) and the shared controls both need: the host
 // box, the error and alert text, a button's box and its
-// two tones. Interpolated where each stylesheet had them, so the cascade order stays.
+// two tones, a text input's box. Interpolated where each stylesheet had them, so the cascade order stays.
 import { css, unsafeCSS } from 'lit';
 
 export const hostStyles = css`
@@ -62,5 +62,33 @@ export const buttonTones = (filled: string, outlined: string) => css`
     color: var(--_color-text);
     background: var(--_color-surface);
     border: 1px solid var(--_color-border);
+  }
+`;
+
+/**
+ * Text inputs (`input`, the host's selector for them) and selects in the host's `--_input-*` colours, their focus ring
+ * (buttons' too) and the invalid mark.
+ */
+export const inputBox = (input: string) => css`
+  ${unsafeCSS(input)},
+  select {
+    width: 100%;
+    min-height: 2.75em;
+    padding: 0.5em 0.75em;
+    font: inherit;
+    color: var(--_color-text);
+    background: var(--_input-background, var(--_color-surface));
+    border: 1px solid var(--_input-border-color, var(--_color-border));
+    border-radius: var(--_radius);
+  }
+  ${unsafeCSS(input)}:focus-visible,
+  select:focus-visible,
+  button:focus-visible {
+    outline: none;
+    box-shadow: var(--_focus-ring);
+  }
+  [aria-invalid='true'] {
+    border-color: var(--_color-danger);
+    box-shadow: inset 0 0 0 1px var(--_color-danger);
   }
 `;

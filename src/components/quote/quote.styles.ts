@@ -1,6 +1,6 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
-import { alertStyles, buttonBox, buttonTones, hostStyles } from '../base.styles';
+import { alertStyles, buttonBox, buttonTones, hostStyles, inputBox } from '../base.styles';
 import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
@@ -11,6 +11,8 @@ export const quoteStyles = [
   hostStyles,
   css`
     :host {
+      --_input-background: var(--ramp-quote-input-background, var(--_color-surface));
+      --_input-border-color: var(--ramp-quote-input-border-color, var(--_color-border));
       --_button-background: var(--ramp-quote-button-background, var(--_color-primary));
       --_button-color: var(--ramp-quote-button-color, var(--_color-on-primary));
     }
@@ -133,29 +135,9 @@ export const quoteStyles = [
       flex: 0 0 auto;
       width: auto;
     }
-    input[type='text'],
-    select {
-      width: 100%;
-      min-height: 2.75em;
-      padding: 0.5em 0.75em;
-      font: inherit;
-      color: var(--_color-text);
-      background: var(--ramp-quote-input-background, var(--_color-surface));
-      border: 1px solid var(--ramp-quote-input-border-color, var(--_color-border));
-      border-radius: var(--_radius);
-    }
+    ${inputBox("input[type='text']")}
     .amount-row input[type='text'] {
       font-size: 1.25em;
-    }
-    input[type='text']:focus-visible,
-    select:focus-visible,
-    button:focus-visible {
-      outline: none;
-      box-shadow: var(--_focus-ring);
-    }
-    [aria-invalid='true'] {
-      border-color: var(--_color-danger);
-      box-shadow: inset 0 0 0 1px var(--_color-danger);
     }
     .hint {
       margin: 0;
