@@ -65,13 +65,9 @@ export const buttonTones = (filled: string, outlined: string) => css`
   }
 `;
 
-/**
- * Text inputs (`input`, the host's selector for them) and selects in the host's `--_input-*` colours, their focus ring
- * (buttons' too) and the invalid mark.
- */
-export const inputBox = (input: string) => css`
-  ${unsafeCSS(input)},
-  select {
+/** The box of the host's text controls (`controls`, a selector list), in its `--_input-*` colours. */
+export const inputBox = (controls: string) => css`
+  ${unsafeCSS(controls)} {
     width: 100%;
     min-height: 2.75em;
     padding: 0.5em 0.75em;
@@ -81,6 +77,10 @@ export const inputBox = (input: string) => css`
     border: 1px solid var(--_input-border-color, var(--_color-border));
     border-radius: var(--_radius);
   }
+`;
+
+/** The focus ring of text inputs (`input`, the host's selector for them), selects and buttons; the invalid mark. */
+export const focusAndInvalid = (input: string) => css`
   ${unsafeCSS(input)}:focus-visible,
   select:focus-visible,
   button:focus-visible {

@@ -1,6 +1,6 @@
 // Form controls, buttons, alerts, badges and progress shared by the KYC components; each host maps `--_input-*` / `--_button-*` to its own tier-2 tokens.
 import { css } from 'lit';
-import { alertStyles, buttonBox, hostStyles } from './base.styles';
+import { alertStyles, buttonBox, hostStyles, inputBox } from './base.styles';
 import { supportReferenceStyles } from './support-reference';
 
 // `.badge` centres itself and never flexes: beside a label that wraps (a requirement's name on a phone) a pill keeps its
@@ -48,18 +48,7 @@ export const controlStyles = css`
     color: var(--_color-text-muted);
     margin: 0;
   }
-  input:not([type='radio']):not([type='checkbox']):not([type='file']),
-  select,
-  textarea {
-    width: 100%;
-    min-height: 2.75em;
-    padding: 0.5em 0.75em;
-    font: inherit;
-    color: var(--_color-text);
-    background: var(--_input-background, var(--_color-surface));
-    border: 1px solid var(--_input-border-color, var(--_color-border));
-    border-radius: var(--_radius);
-  }
+  ${inputBox("input:not([type='radio']):not([type='checkbox']):not([type='file']), select, textarea")}
   textarea {
     min-height: 5em;
     resize: vertical;

@@ -1,7 +1,7 @@
 // Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme; controls come from controls.styles.
 import { css } from 'lit';
 import { themeTokens, visuallyHidden } from '../theme.styles';
-import { buttonTones, inputBox } from '../base.styles';
+import { buttonTones, focusAndInvalid, inputBox } from '../base.styles';
 import { controlStyles } from '../controls.styles';
 
 export const onboardingStyles = [
@@ -144,7 +144,8 @@ export const onboardingStyles = [
       color: var(--_color-text-muted);
       margin: 0;
     }
-    ${inputBox("input:not([type='radio']):not([type='checkbox'])")}
+    ${inputBox("input:not([type='radio']):not([type='checkbox']), select")}
+    ${focusAndInvalid("input:not([type='radio']):not([type='checkbox'])")}
     .alert p {
       margin: 0;
     }

@@ -1,6 +1,6 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
-import { alertStyles, buttonBox, buttonTones, hostStyles, inputBox } from '../base.styles';
+import { alertStyles, buttonBox, buttonTones, focusAndInvalid, hostStyles, inputBox } from '../base.styles';
 import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
@@ -135,10 +135,11 @@ export const quoteStyles = [
       flex: 0 0 auto;
       width: auto;
     }
-    ${inputBox("input[type='text']")}
+    ${inputBox("input[type='text'], select")}
     .amount-row input[type='text'] {
       font-size: 1.25em;
     }
+    ${focusAndInvalid("input[type='text']")}
     .hint {
       margin: 0;
       font-weight: 400;
