@@ -190,12 +190,12 @@ const core = [
 ];
 /**
  * The customer forms' shared rules, in one chunk rather than three: the tax-id and customer rules with their view
- * formatting, the country codes and their names, and the watch that follows a review. The first onboarding step
+ * formatting, the country codes and their names, the watch that follows a review, a radio option. The first onboarding step
  * fetches 5 files, not 7 (each file costs the main thread a request and a task; on a 2-core machine the server's and
  * the browser's share of the CPU too). The others load some of it unused: a standalone uploader 2.1 kB more
  * (formatting, the watch), the verification 1.7 kB, the off-ramp 0.3 kB.
  */
-const forms = /[\\/]src[\\/](contract[\\/](tax-id|text|customer-rules|countries)|components[\\/](onboarding[\\/](format|countries)|customer-watch))\.ts$/;
+const forms = /[\\/]src[\\/](contract[\\/](tax-id|text|customer-rules|countries)|components[\\/](onboarding[\\/](format|countries)|customer-watch|radio-choice))\.ts$/;
 const sharedChunks = [
   { name: 'core', test: (id: string) => core.some((pattern) => pattern.test(id)) },
   { name: 'forms', test: (id: string) => forms.test(id) },

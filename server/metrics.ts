@@ -106,27 +106,17 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
   for (const outcome of OUTCOMES) webhookDeliveries.inc({ outcome }, 0);
   for (const budget of BUDGETS) rateLimited.inc({ budget }, 0);
 
+  // The same for every process on one database: under RAMP_WORKERS the supervisor reports the largest, not the sum.
+  const maxGauge = <L extends string>(name: string, help: string, labelNames: readonly L[], collect?: (g: Gauge<L>) => Promise<void>) =>
+    new Gauge<L>({ name, help, labelNames, registers, aggregator: 'max', ...(collect && { collect() { return collect(this); } }) });
   const queues = scrapeCache(() => queueGauges(store.db, new Date()), logger, 'queues');
-  new Gauge({
-    name: 'ramp_webhook_queue_depth',
-    help: 'Webhook deliveries pending (due, waiting for a retry, or in flight); counted up to 100,000. Read from the database, at most every 5 s.',
-    registers,
-    // The same for every process on one database: under RAMP_WORKERS the supervisor reports the largest, not the sum.
-    aggregator: 'max',
-    async collect() {
-      const q = await queues();
-      if (q) this.set(q.webhookQueueDepth);
-    },
+  maxGauge('ramp_webhook_queue_depth', 'Webhook deliveries pending (due, waiting for a retry, or in flight); counted up to 100,000. Read from the database, at most every 5 s.', [], async (g) => {
+    const q = await queues();
+    if (q) g.set(q.webhookQueueDepth);
   });
-  new Gauge({
-    name: 'ramp_jobs_due',
-    help: 'Jobs whose time has come and that have not run (neither done nor parked); counted up to 100,000. Read from the database, at most every 5 s.',
-    registers,
-    aggregator: 'max',
-    async collect() {
-      const q = await queues();
-      if (q) this.set(q.jobsDue);
-    },
+  maxGauge('ramp_jobs_due', 'Jobs whose time has come and that have not run (neither done nor parked); counted up to 100,000. Read from the database, at most every 5 s.', [], async (g) => {
+    const q = await queues();
+    if (q) g.set(q.jobsDue);
   });
 
   // PostgreSQL: pg.Pool's own counts, read at scrape time. Embedded PGlite has no pool (one connection, statements queue
@@ -148,50 +138,31 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
   }
 
   const chainNames = deps.chains?.names() ?? [];
-  const rpcSuccess = new Gauge({
-    name: 'ramp_chain_rpc_last_success_timestamp_seconds',
-    help: 'Unix time of the last call to the chain node that answered, per chain with an RPC URL (RAMP_CHAIN_RPC_<CHAIN>).',
-    labelNames: ['blockchain'] as const,
-    registers,
-    aggregator: 'max',
-  });
+  const rpcSuccess = maxGauge('ramp_chain_rpc_last_success_timestamp_seconds', 'Unix time of the last call to the chain node that answered, per chain with an RPC URL (RAMP_CHAIN_RPC_<CHAIN>).', ['blockchain']);
   if (chainNames.length) {
     const waits = scrapeCache(() => chainWaits(store.db), logger, 'chain transfers');
-    new Gauge({
-      name: 'ramp_chain_transfers',
-      help: 'On-chain payouts not yet confirmed, per chain and status. Read from the database, at most every 5 s.',
-      labelNames: ['blockchain', 'status'] as const,
-      registers,
-      aggregator: 'max',
-      async collect() {
+    // One series per chain and label value: the last scrape's values replace the previous ones.
+    const perChain = <L extends string>(name: string, help: string, label: L, rows: (c: Awaited<ReturnType<typeof chainWaits>>[number]) => [string, number][]) =>
+      maxGauge(name, help, ['blockchain', label], async (g) => {
         const w = await waits();
         if (!w) return;
-        this.reset();
-        for (const c of w) for (const [status, n] of Object.entries(c.open)) this.set({ blockchain: c.blockchain, status }, n);
-      },
-    });
-    new Gauge({
-      name: 'ramp_chain_transfers_waiting',
-      help: 'On-chain payouts held back, per chain and reason (NODE_UNAVAILABLE, INSUFFICIENT_TOKEN, INSUFFICIENT_GAS, REJECTED, …). Read from the database, at most every 5 s.',
-      labelNames: ['blockchain', 'reason'] as const,
-      registers,
-      aggregator: 'max',
-      async collect() {
-        const w = await waits();
-        if (!w) return;
-        this.reset();
-        for (const c of w) for (const x of c.waiting) this.set({ blockchain: c.blockchain, reason: x.reason }, x.count);
-      },
-    });
+        g.reset();
+        for (const c of w) for (const [value, n] of rows(c)) g.set({ blockchain: c.blockchain, [label]: value } as Record<'blockchain' | L, string>, n);
+      });
+    perChain('ramp_chain_transfers', 'On-chain payouts not yet confirmed, per chain and status. Read from the database, at most every 5 s.', 'status', (c) => Object.entries(c.open));
+    perChain(
+      'ramp_chain_transfers_waiting',
+      'On-chain payouts held back, per chain and reason (NODE_UNAVAILABLE, INSUFFICIENT_TOKEN, INSUFFICIENT_GAS, REJECTED, …). Read from the database, at most every 5 s.',
+      'reason',
+      (c) => c.waiting.map((x) => [x.reason, x.count]),
+    );
   }
 
-  const chainBlocksBehind = new Gauge({
-    name: 'ramp_chain_blocks_behind',
-    help: 'Confirmed blocks past the deposit watch cursor, per chain: 0 when deposits are credited as soon as they confirm. Reported by the process that leads the chain.',
-    labelNames: ['blockchain'] as const,
-    registers,
-    aggregator: 'max',
-  });
+  const chainBlocksBehind = maxGauge(
+    'ramp_chain_blocks_behind',
+    'Confirmed blocks past the deposit watch cursor, per chain: 0 when deposits are credited as soon as they confirm. Reported by the process that leads the chain.',
+    ['blockchain'],
+  );
 
   const pspCalls = new Counter({
     name: 'ramp_pix_psp_calls_total',
@@ -199,12 +170,7 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
     labelNames: ['operation', 'outcome'] as const,
     registers,
   });
-  const pspSuccess = new Gauge({
-    name: 'ramp_pix_psp_last_success_timestamp_seconds',
-    help: 'Unix time of the last call to the PIX PSP that answered.',
-    registers,
-    aggregator: 'max',
-  });
+  const pspSuccess = maxGauge('ramp_pix_psp_last_success_timestamp_seconds', 'Unix time of the last call to the PIX PSP that answered.', []);
   const pspOutcome = (err: unknown) => (err instanceof PspUnavailableError ? 'unavailable' : err instanceof PspRefusedError ? 'refused' : 'error');
   const watchPsp = (psp: PixPsp): PixPsp =>
     new Proxy(psp, {

@@ -55,22 +55,14 @@ export interface FeeSchedule {
  * cost half a percent; wires (SWIFT, FEDWIRE) add a flat amount that covers the correspondent-bank charges
  * the service pays on each one; off-ramps cost a little more than on-ramps because the service fronts the fiat.
  */
+// Each rail's rule as [basis points, flat amount], in the order the rails are listed.
+const rules = (rows: Record<Rail, [rate: string, flatAmount: string]>) =>
+  Object.fromEntries(Object.entries(rows).map(([rail, [rate, flatAmount]]) => [rail, { rate, flatAmount }])) as Record<Rail, FeeRule>;
+
 export const defaultFeeSchedule: FeeSchedule = {
   service: {
-    onRamp: {
-      PIX: { rate: '50', flatAmount: '0.000000' },
-      SEPA: { rate: '50', flatAmount: '0.000000' },
-      ACH: { rate: '50', flatAmount: '0.000000' },
-      FEDWIRE: { rate: '50', flatAmount: '5.000000' },
-      SWIFT: { rate: '60', flatAmount: '10.000000' },
-    },
-    offRamp: {
-      PIX: { rate: '60', flatAmount: '0.50' },
-      SEPA: { rate: '60', flatAmount: '0.50' },
-      ACH: { rate: '60', flatAmount: '1.00' },
-      FEDWIRE: { rate: '60', flatAmount: '10.00' },
-      SWIFT: { rate: '80', flatAmount: '20.00' },
-    },
+    onRamp: rules({ PIX: ['50', '0.000000'], SEPA: ['50', '0.000000'], ACH: ['50', '0.000000'], FEDWIRE: ['50', '5.000000'], SWIFT: ['60', '10.000000'] }),
+    offRamp: rules({ PIX: ['60', '0.50'], SEPA: ['60', '0.50'], ACH: ['60', '1.00'], FEDWIRE: ['60', '10.00'], SWIFT: ['80', '20.00'] }),
   },
   lockPremiumBps: { '1m': '10', '5m': '30' },
 };

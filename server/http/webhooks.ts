@@ -19,13 +19,12 @@ import { presentWebhookAttempt, presentWebhookEndpoint } from '../presenters';
 
 const IdParam = z.object({ id: Uuid.openapi({ param: { name: 'id', in: 'path' } }) });
 const tags = ['Webhooks'];
+// The method, path, operation id and tag every route here carries.
+const at = <M extends 'get' | 'post' | 'patch' | 'delete', P extends string>(method: M, path: P, operationId: string) => ({ method, path, operationId, tags });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 const create = createRoute({
-  operationId: 'createWebhookEndpoint',
-  method: 'post',
-  path: '/webhook-endpoints',
-  tags,
+  ...at('post', '/webhook-endpoints', 'createWebhookEndpoint'),
   summary: 'Register a webhook endpoint',
   description:
     'Events of the chosen types (default: all) are POSTed to `url`, signed with the Standard Webhooks headers and `X-Hub-Signature`. The `secret` is shown in this answer only. In production `url` must be https and resolve to public addresses only.',
@@ -34,30 +33,21 @@ const create = createRoute({
 });
 
 const list = createRoute({
-  operationId: 'listWebhookEndpoints',
-  method: 'get',
-  path: '/webhook-endpoints',
-  tags,
+  ...at('get', '/webhook-endpoints', 'listWebhookEndpoints'),
   summary: 'List webhook endpoints, newest first',
   request: { query: WebhookListQuery },
   responses: { 200: json(WebhookEndpointPageSchema, 'A page'), ...problems(400, 401) },
 });
 
 const read = createRoute({
-  operationId: 'getWebhookEndpoint',
-  method: 'get',
-  path: '/webhook-endpoints/{id}',
-  tags,
+  ...at('get', '/webhook-endpoints/{id}', 'getWebhookEndpoint'),
   summary: 'Read a webhook endpoint (never its secret)',
   request: { params: IdParam },
   responses: { 200: json(WebhookEndpointSchema, 'The endpoint'), ...problems(400, 401, 404) },
 });
 
 const update = createRoute({
-  operationId: 'updateWebhookEndpoint',
-  method: 'patch',
-  path: '/webhook-endpoints/{id}',
-  tags,
+  ...at('patch', '/webhook-endpoints/{id}', 'updateWebhookEndpoint'),
   summary: 'Change the URL, the event types, the description, disable it (`enabled: false`) or resume it (`enabled: true`)',
   description:
     'A disabled endpoint gets no new deliveries, and its pending ones are cancelled. An endpoint the service paused after a run of failed attempts (`disabledReason`, event `webhook_endpoint.paused`) keeps its pending deliveries: `enabled: true` resumes it, and they go out again at once.',
@@ -66,20 +56,14 @@ const update = createRoute({
 });
 
 const remove = createRoute({
-  operationId: 'deleteWebhookEndpoint',
-  method: 'delete',
-  path: '/webhook-endpoints/{id}',
-  tags,
+  ...at('delete', '/webhook-endpoints/{id}', 'deleteWebhookEndpoint'),
   summary: 'Delete a webhook endpoint, its pending deliveries and its log',
   request: { params: IdParam },
   responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 404) },
 });
 
 const rotate = createRoute({
-  operationId: 'rotateWebhookSecret',
-  method: 'post',
-  path: '/webhook-endpoints/{id}/rotate-secret',
-  tags,
+  ...at('post', '/webhook-endpoints/{id}/rotate-secret', 'rotateWebhookSecret'),
   summary: 'Replace the signing secret',
   description:
     'Answers the new secret (shown once). For `gracePeriodSeconds` (default 24 h) deliveries carry two `webhook-signature` entries, one per secret, so a receiver can switch over without missing one. `X-Hub-Signature` uses the new secret at once.',
@@ -88,20 +72,14 @@ const rotate = createRoute({
 });
 
 const deliveries = createRoute({
-  operationId: 'listWebhookDeliveries',
-  method: 'get',
-  path: '/webhook-endpoints/{id}/deliveries',
-  tags,
+  ...at('get', '/webhook-endpoints/{id}/deliveries', 'listWebhookDeliveries'),
   summary: "The endpoint's delivery log: one entry per attempt, newest first",
   request: { params: IdParam, query: WebhookListQuery },
   responses: { 200: json(WebhookAttemptPageSchema, 'A page of attempts'), ...problems(400, 401, 404) },
 });
 
 const test = createRoute({
-  operationId: 'testWebhookEndpoint',
-  method: 'post',
-  path: '/webhook-endpoints/{id}/test',
-  tags,
+  ...at('post', '/webhook-endpoints/{id}/test', 'testWebhookEndpoint'),
   summary: 'Send a signed `webhook.test` event to this endpoint',
   description: 'Delivered like any event (retries included), whatever the endpoint subscribes to; its outcome shows in the delivery log. A disabled endpoint answers 409.',
   request: { params: IdParam },

@@ -1,24 +1,13 @@
 // Form controls, buttons, alerts, badges and progress shared by the KYC components; each host maps `--_input-*` / `--_button-*` to its own tier-2 tokens.
 import { css } from 'lit';
+import { alertStyles, buttonBox, hostStyles, inputBox } from './base.styles';
 import { supportReferenceStyles } from './support-reference';
 
 // `.badge` centres itself and never flexes: beside a label that wraps (a requirement's name on a phone) a pill keeps its
 // one line instead of stretching. (Said here, not in the CSS: comments inside the template ship in the bundle.)
 export const controlStyles = css`
   ${supportReferenceStyles}
-  :host {
-    display: block;
-    font-family: var(--_font-family);
-    font-size: var(--_font-size);
-    line-height: 1.5;
-    color: var(--_color-text);
-  }
-  :host([hidden]) {
-    display: none;
-  }
-  * {
-    box-sizing: border-box;
-  }
+  ${hostStyles}
   h2,
   h3,
   h4,
@@ -59,18 +48,7 @@ export const controlStyles = css`
     color: var(--_color-text-muted);
     margin: 0;
   }
-  input:not([type='radio']):not([type='checkbox']):not([type='file']),
-  select,
-  textarea {
-    width: 100%;
-    min-height: 2.75em;
-    padding: 0.5em 0.75em;
-    font: inherit;
-    color: var(--_color-text);
-    background: var(--_input-background, var(--_color-surface));
-    border: 1px solid var(--_input-border-color, var(--_color-border));
-    border-radius: var(--_radius);
-  }
+  ${inputBox("input:not([type='radio']):not([type='checkbox']):not([type='file']), select, textarea")}
   textarea {
     min-height: 5em;
     resize: vertical;
@@ -95,19 +73,8 @@ export const controlStyles = css`
     border-color: var(--_color-danger) !important;
     box-shadow: inset 0 0 0 1px var(--_color-danger);
   }
-  .error {
-    margin: 0;
-    font-size: 0.875em;
-    color: var(--_color-danger);
-  }
+  ${alertStyles}
   .alert {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_color-danger);
-    background: var(--_color-danger-surface);
     color: var(--_color-text);
   }
   .alert ul {
@@ -140,13 +107,8 @@ export const controlStyles = css`
   .actions.start {
     justify-content: flex-start;
   }
+  ${buttonBox}
   button {
-    min-height: 2.75em;
-    padding: 0.5em 1.25em;
-    font: inherit;
-    font-weight: 600;
-    border-radius: var(--_radius);
-    cursor: pointer;
     color: var(--_color-text);
     background: var(--_color-surface);
     border: 1px solid var(--_color-border);

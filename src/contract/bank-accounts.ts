@@ -17,21 +17,18 @@ const HolderAddress = z
   .strict();
 
 export const PixIdentifierSchema = z
-  .object({ keyType: z.enum(PIX_KEY_TYPES), keyValue: Text({ min: 1, max: 140 }) })
-  .strict()
+  .strictObject({ keyType: z.enum(PIX_KEY_TYPES), keyValue: Text({ min: 1, max: 140 }) })
   .openapi('PixIdentifier', { description: 'CPF/CNPJ with check digits, EMAIL, PHONE as +55…, EVP a random key (UUID).' });
 export const SepaIdentifierSchema = z
-  .object({ iban: Text({ min: 5, max: 42 }), bic: Text({ min: 8, max: 11 }).optional() })
-  .strict()
+  .strictObject({ iban: Text({ min: 5, max: 42 }), bic: Text({ min: 8, max: 11 }).optional() })
   .openapi('SepaIdentifier', { description: 'IBAN checked by mod-97; BIC optional.' });
 export const SwiftIdentifierSchema = z
-  .object({
+  .strictObject({
     accountNumber: Text({ min: 4, max: 34 }),
     bic: Text({ min: 8, max: 11 }),
     bankName: Text({ min: 1, max: 140 }),
     bankCountry: Text({ max: 100 }).toUpperCase().length(3),
   })
-  .strict()
   .openapi('SwiftIdentifier');
 
 /** A bank account's identifier, as it is sent: the one of its rail (PIX key, SEPA IBAN, SWIFT account). */
@@ -55,7 +52,7 @@ const holderShape = {
 export const HolderSchema = z.object(holderShape).strict().openapi('BankAccountHolder');
 
 export const CreateBankAccountSchema = z
-  .object({
+  .strictObject({
     customerId: Uuid,
     name: Text({ min: 1, max: 100 }).openapi({ example: 'My Itaú account' }),
     type: z.literal('EXTERNAL'),
@@ -64,7 +61,6 @@ export const CreateBankAccountSchema = z
     identifier: BankAccountIdentifierSchema,
     holder: HolderSchema,
   })
-  .strict()
   .openapi('CreateBankAccount');
 export type CreateBankAccount = z.infer<typeof CreateBankAccountSchema>;
 

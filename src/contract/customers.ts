@@ -27,7 +27,7 @@ export const ExternalUserId = Text({ min: 1, max: 128, trim: false }).openapi({
 });
 
 export const CreateIndividualSchema = z
-  .object({
+  .strictObject({
     type: z.literal('INDIVIDUAL'),
     name: Text({ min: 1, max: 200 }).openapi({ example: 'Ana Souza' }),
     taxId: TaxId.openapi({ example: '529.982.247-25' }),
@@ -43,11 +43,10 @@ export const CreateIndividualSchema = z
     externalUserId: ExternalUserId.optional(),
     metadata: MetadataSchema.optional(),
   })
-  .strict()
   .openapi('CreateIndividualCustomer');
 
 export const CreateBusinessSchema = z
-  .object({
+  .strictObject({
     type: z.literal('BUSINESS'),
     legalName: Text({ min: 1, max: 200 }).openapi({ example: 'Acme Pagamentos Ltda' }),
     taxId: TaxId.openapi({ example: '11.222.333/0005-05', description: 'Sandbox: the last digit picks the review outcome (0 or 4–9 approve; see docs/api.md).' }),
@@ -57,7 +56,6 @@ export const CreateBusinessSchema = z
     externalUserId: ExternalUserId.optional(),
     metadata: MetadataSchema.optional(),
   })
-  .strict()
   .openapi('CreateBusinessCustomer');
 
 export const CreateCustomerSchema = z

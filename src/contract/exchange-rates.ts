@@ -11,7 +11,7 @@ export const TimeLockSchema = z.enum(['30s', '1m', '5m']).openapi('TimeLock', { 
 const Amount = DecimalString().openapi({ example: '1000.00' });
 
 export const QuoteRequestSchema = z
-  .object({
+  .strictObject({
     customerId: Uuid.optional().openapi({ description: 'Required for FLOATING. Optional for LOCKED: a lock without a customer is bound to the customer of its first (only) use.' }),
     type: z.enum(['FLOATING', 'LOCKED']),
     rail: RailSchema.optional().openapi({ description: "Required for FLOATING. Optional for LOCKED: default the fiat's usual rail (BRL PIX, EUR SEPA, USD SWIFT)." }),
@@ -26,7 +26,6 @@ export const QuoteRequestSchema = z
     partnerFeeId: Uuid.optional(),
     timeLock: TimeLockSchema.optional(),
   })
-  .strict()
   .openapi('QuoteRequest');
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
@@ -68,13 +67,12 @@ export type BffQuoteRequest = Omit<QuoteRequest, 'customerId' | 'partnerFeeId' |
 const FeeRuleSchema = z.object({ rate: DecimalString().openapi({ example: '25', description: 'Basis points' }), flatAmount: DecimalString().openapi({ example: '0' }) }).strict();
 
 export const CreatePartnerFeeSchema = z
-  .object({
+  .strictObject({
     name: Text({ min: 1, max: 200 }).openapi({ example: 'Marketplace fee' }),
     walletAddress: Text({ min: 1, max: 100 }).openapi({ description: 'Where the partner receives its fees; validated for `blockchain`.' }),
     blockchain: BlockchainSchema.optional().openapi({ description: 'The chain of walletAddress; default the service default blockchain.' }),
     fees: z.object({ onRamp: FeeRuleSchema, offRamp: FeeRuleSchema }).strict(),
   })
-  .strict()
   .openapi('CreatePartnerFee');
 
 export const PartnerFeeSchema = z

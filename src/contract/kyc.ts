@@ -12,14 +12,13 @@ const Phone = Text({ min: 4, max: 32 }).openapi({ description: 'International fo
 const Tags = (example: string[]) => z.array(Text({ min: 1, max: 60 })).min(1).max(30).openapi({ example });
 
 export const AddressSchema = z
-  .object({
+  .strictObject({
     country: Alpha3.openapi({ example: 'BRA' }),
     line1: Text({ min: 1, max: 200 }).openapi({ example: 'Av. Paulista, 1000' }),
     city: Text({ min: 1, max: 100 }).openapi({ example: 'São Paulo' }),
     state: Text({ min: 1, max: 100 }).openapi({ example: 'SP' }),
     postalCode: Text({ min: 1, max: 20 }).openapi({ example: '01310-100' }),
   })
-  .strict()
   .openapi('Address');
 
 const shared = {
@@ -33,7 +32,7 @@ const shared = {
 };
 
 export const IndividualAdditionalInformationSchema = z
-  .object({
+  .strictObject({
     type: z.literal('INDIVIDUAL'),
     ...shared,
     firstName: Text({ min: 1, max: 100 }),
@@ -43,11 +42,10 @@ export const IndividualAdditionalInformationSchema = z
     professionalOccupation: Text({ min: 1, max: 200 }),
     sourceOfFunds: Text({ min: 1, max: 60 }).openapi({ example: 'EMPLOYMENT' }),
   })
-  .strict()
   .openapi('IndividualAdditionalInformation');
 
 export const BusinessAdditionalInformationSchema = z
-  .object({
+  .strictObject({
     type: z.literal('BUSINESS'),
     ...shared,
     companyType: Text({ min: 1, max: 60 }).openapi({ example: 'PAYMENT_GATEWAY' }),
@@ -60,7 +58,6 @@ export const BusinessAdditionalInformationSchema = z
     sourceOfFunds: Text({ min: 1, max: 60 }).openapi({ example: 'COMPANY' }),
     servicesProvided: Text({ min: 1, max: 5000, multiline: true }),
   })
-  .strict()
   .openapi('BusinessAdditionalInformation');
 
 export const AdditionalInformationSchema = z
@@ -104,7 +101,7 @@ export const UploadDocumentSchema = z
 export const PartyRoleSchema = z.enum(['UBO', 'SHAREHOLDER', 'REPRESENTATIVE']).openapi('PartyRole');
 
 export const CreateAssociatedPartySchema = z
-  .object({
+  .strictObject({
     type: z.enum(['INDIVIDUAL', 'BUSINESS']),
     roles: z.array(PartyRoleSchema).min(1).max(3),
     ownershipPercentage: z
@@ -120,7 +117,6 @@ export const CreateAssociatedPartySchema = z
     email: z.email().max(254),
     address: AddressSchema,
   })
-  .strict()
   .openapi('CreateAssociatedParty');
 export type CreateAssociatedParty = z.infer<typeof CreateAssociatedPartySchema>;
 

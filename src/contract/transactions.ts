@@ -16,7 +16,7 @@ export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES).openapi('Tra
 const Amount = DecimalString();
 
 export const OnRampRequestSchema = z
-  .object({
+  .strictObject({
     customerId: Uuid,
     purpose: PurposeSchema,
     rail: RailSchema.optional().openapi({ description: 'Since v2.0.0 at request level; `payment.rail` is still accepted.' }),
@@ -28,12 +28,11 @@ export const OnRampRequestSchema = z
     blockchain: BlockchainSchema.optional(),
     partnerFeeId: Uuid.optional(),
   })
-  .strict()
   .openapi('OnRampRequest');
 export type OnRampRequest = z.infer<typeof OnRampRequestSchema>;
 
 export const OffRampRequestSchema = z
-  .object({
+  .strictObject({
     bankAccountId: Uuid,
     purpose: PurposeSchema,
     exchangeRateId: Uuid.optional(),
@@ -43,19 +42,17 @@ export const OffRampRequestSchema = z
     blockchain: BlockchainSchema.optional(),
     partnerFeeId: Uuid.optional(),
   })
-  .strict()
   .openapi('OffRampRequest');
 export type OffRampRequest = z.infer<typeof OffRampRequestSchema>;
 
 export const TransferRequestSchema = z
-  .object({
+  .strictObject({
     currency: z.enum(['USDC', 'USDT']),
     from: Uuid.openapi({ description: 'The paying customer' }),
     to: Text({ min: 1, max: 100 }).openapi({ description: 'A customer id, or an address on `blockchain`' }),
     amount: Amount,
     blockchain: BlockchainSchema.optional(),
   })
-  .strict()
   .openapi('TransferRequest');
 export type TransferRequest = z.infer<typeof TransferRequestSchema>;
 

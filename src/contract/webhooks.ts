@@ -41,13 +41,11 @@ const Events = z
   .openapi({ description: 'Event types (or prefixes ending in `.`) to receive; omitted: every event.', example: ['customer.', 'onramp.success'] });
 
 export const CreateWebhookEndpointSchema = z
-  .object({ url: WebhookUrl, events: Events.optional(), description: Text({ max: 200 }).optional() })
-  .strict()
+  .strictObject({ url: WebhookUrl, events: Events.optional(), description: Text({ max: 200 }).optional() })
   .openapi('CreateWebhookEndpoint');
 
 export const UpdateWebhookEndpointSchema = z
-  .object({ url: WebhookUrl.optional(), events: Events.nullable().optional(), description: Text({ max: 200 }).nullable().optional(), enabled: z.boolean().optional() })
-  .strict()
+  .strictObject({ url: WebhookUrl.optional(), events: Events.nullable().optional(), description: Text({ max: 200 }).nullable().optional(), enabled: z.boolean().optional() })
   .openapi('UpdateWebhookEndpoint');
 
 export const WebhookEndpointSchema = z
@@ -73,10 +71,9 @@ export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({
 }).openapi('WebhookEndpointWithSecret');
 
 export const RotateSecretSchema = z
-  .object({
+  .strictObject({
     gracePeriodSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400).openapi({ description: 'How long the old secret keeps signing too (0 to 7 days, default 24 h).' }),
   })
-  .strict()
   .openapi('RotateWebhookSecret');
 
 export const WebhookAttemptSchema = z

@@ -4,7 +4,7 @@ import { NoControlCharacters, Uuid } from './common';
 import { CustomerSchema, ExternalUserId } from './customers';
 
 export const CreateWidgetSessionSchema = z
-  .object({
+  .strictObject({
     customerId: Uuid.optional().openapi({ description: 'Omit for an onboarding session: it may create one customer and is then bound to it.' }),
     externalUserId: ExternalUserId.optional().openapi({
       description:
@@ -17,7 +17,6 @@ export const CreateWidgetSessionSchema = z
       .openapi({ description: 'Origins allowed to use the session from a browser (CORS).', example: ['https://shop.example.com'] }),
     expiresIn: z.number().int().min(60).max(3600).default(900).openapi({ description: 'Seconds, 60 to 3600.', example: 900 }),
   })
-  .strict()
   .openapi('CreateWidgetSession');
 
 export const WidgetSessionSchema = z

@@ -1,4 +1,5 @@
 // `ramp-customer-created`: a customer now exists and the component switched to the session bound to it.
+import { rampEvent } from './ramp-event';
 import type { Customer } from '../contract/customers';
 import type { WidgetSession } from '../contract/widget-sessions';
 
@@ -8,13 +9,7 @@ export interface RampCustomerCreatedDetail {
   session: WidgetSession;
 }
 
-export class RampCustomerCreatedEvent extends CustomEvent<RampCustomerCreatedDetail> {
-  static readonly eventName = 'ramp-customer-created';
-
-  constructor(detail: RampCustomerCreatedDetail) {
-    super(RampCustomerCreatedEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampCustomerCreatedEvent extends rampEvent('ramp-customer-created')<RampCustomerCreatedDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

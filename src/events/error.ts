@@ -1,4 +1,5 @@
 // `ramp-error`: something the user cannot fix by editing the form (expired session, no network, server trouble), for the partner to log or act on.
+import { rampEvent } from './ramp-event';
 
 export interface RampErrorDetail {
   /** A problem `code` (`UNAUTHENTICATED`, `FORBIDDEN`, `NOT_FOUND`, `RATE_LIMITED`, …) or `NETWORK_ERROR`. */
@@ -13,13 +14,7 @@ export interface RampErrorDetail {
   operation: string;
 }
 
-export class RampErrorEvent extends CustomEvent<RampErrorDetail> {
-  static readonly eventName = 'ramp-error';
-
-  constructor(detail: RampErrorDetail) {
-    super(RampErrorEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampErrorEvent extends rampEvent('ramp-error')<RampErrorDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

@@ -1,4 +1,5 @@
 // `ramp-quote-expired`: a locked quote is no longer on offer (its time ran out, or the user gave it up); do not pay with its id.
+import { rampEvent } from './ramp-event';
 export interface RampQuoteExpiredDetail {
   /** The id from the `ramp-quote-locked` event of the same lock. */
   exchangeRateId: string;
@@ -10,13 +11,7 @@ export interface RampQuoteExpiredDetail {
   reason: 'timeout' | 'released';
 }
 
-export class RampQuoteExpiredEvent extends CustomEvent<RampQuoteExpiredDetail> {
-  static readonly eventName = 'ramp-quote-expired';
-
-  constructor(detail: RampQuoteExpiredDetail) {
-    super(RampQuoteExpiredEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampQuoteExpiredEvent extends rampEvent('ramp-quote-expired')<RampQuoteExpiredDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

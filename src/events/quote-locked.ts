@@ -1,4 +1,5 @@
 // `ramp-quote-locked`: the user locked a quote; its `exchangeRateId` can pay for a transaction until `expiresAt`.
+import { rampEvent } from './ramp-event';
 import type { Quote } from '../contract/exchange-rates';
 
 export interface RampQuoteLockedDetail {
@@ -10,13 +11,7 @@ export interface RampQuoteLockedDetail {
   quote: Quote;
 }
 
-export class RampQuoteLockedEvent extends CustomEvent<RampQuoteLockedDetail> {
-  static readonly eventName = 'ramp-quote-locked';
-
-  constructor(detail: RampQuoteLockedDetail) {
-    super(RampQuoteLockedEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampQuoteLockedEvent extends rampEvent('ramp-quote-locked')<RampQuoteLockedDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

@@ -1,4 +1,5 @@
 // `ramp-requote-requested`: the user asked for a new quote because the locked one can no longer pay (expired, already used, payment window closed).
+import { rampEvent } from './ramp-event';
 export interface RampRequoteRequestedDetail {
   /** The locked quote that can no longer be used, when there was one. */
   exchangeRateId?: string;
@@ -10,13 +11,7 @@ export interface RampRequoteRequestedDetail {
  * A request, not a fact: the host page (or `<ramp-widget>`) answers it by showing `<ramp-quote>` again and passing
  * the next `ramp-quote-locked` detail back. Cancelable, so a host that handles it can say so with `preventDefault()`.
  */
-export class RampRequoteRequestedEvent extends CustomEvent<RampRequoteRequestedDetail> {
-  static readonly eventName = 'ramp-requote-requested';
-
-  constructor(detail: RampRequoteRequestedDetail) {
-    super(RampRequoteRequestedEvent.eventName, { detail, bubbles: true, composed: true, cancelable: true });
-  }
-}
+export class RampRequoteRequestedEvent extends rampEvent('ramp-requote-requested', { cancelable: true })<RampRequoteRequestedDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

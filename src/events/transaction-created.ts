@@ -1,16 +1,11 @@
 // `ramp-transaction-created`: the service accepted a transaction (on-ramp waiting for its PIX payment, or off-ramp under way).
+import { rampEvent } from './ramp-event';
 import type { Transaction } from '../contract/transactions';
 
 /** The transaction exactly as the BFF answered `201`: keep `id` to follow it from the partner backend (webhooks, `GET /v2/transactions/{id}`). */
 export type RampTransactionCreatedDetail = Transaction;
 
-export class RampTransactionCreatedEvent extends CustomEvent<RampTransactionCreatedDetail> {
-  static readonly eventName = 'ramp-transaction-created';
-
-  constructor(detail: RampTransactionCreatedDetail) {
-    super(RampTransactionCreatedEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampTransactionCreatedEvent extends rampEvent('ramp-transaction-created')<RampTransactionCreatedDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

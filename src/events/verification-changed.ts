@@ -1,4 +1,5 @@
 // `ramp-verification-changed`: the customer's verification moved to another status (seen through the API, never set by a property).
+import { rampEvent } from './ramp-event';
 import type { Customer } from '../contract/customers';
 
 export interface RampVerificationChangedDetail {
@@ -6,13 +7,7 @@ export interface RampVerificationChangedDetail {
   status: Customer['verification']['status'];
 }
 
-export class RampVerificationChangedEvent extends CustomEvent<RampVerificationChangedDetail> {
-  static readonly eventName = 'ramp-verification-changed';
-
-  constructor(detail: RampVerificationChangedDetail) {
-    super(RampVerificationChangedEvent.eventName, { detail, bubbles: true, composed: true });
-  }
-}
+export class RampVerificationChangedEvent extends rampEvent('ramp-verification-changed')<RampVerificationChangedDetail> {}
 
 /** Also on Document: the event bubbles and is composed, so `document.addEventListener(…)` receives it typed. */
 declare global {

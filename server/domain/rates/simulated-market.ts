@@ -17,6 +17,16 @@ interface Profile {
 
 const MINUTE = 60_000;
 
+// A fiat currency's three waves: the same amplitudes and periods for each, in phases of its own.
+const fiat = (perUsd: string, [fast, middle, slow]: [string, string, string]): Profile => ({
+  perUsd,
+  waves: [
+    { amplitude: '0.0015', periodMs: 7 * MINUTE, phase: fast },
+    { amplitude: '0.001', periodMs: 53 * MINUTE, phase: middle },
+    { amplitude: '0.0005', periodMs: 371 * MINUTE, phase: slow },
+  ],
+});
+
 /**
  * Prices per USD, and how each moves. Fiat drifts by at most ±0.3 % (the amplitudes sum to 0.003) through
  * three incommensurate waves (7 min, 53 min, 6 h 11 min), so a floating quote visibly moves between two
@@ -38,23 +48,9 @@ export function profileOf(currency: Currency): Profile {
         ],
       };
     case 'BRL':
-      return {
-        perUsd: '5.3',
-        waves: [
-          { amplitude: '0.0015', periodMs: 7 * MINUTE, phase: '0' },
-          { amplitude: '0.001', periodMs: 53 * MINUTE, phase: '1.3' },
-          { amplitude: '0.0005', periodMs: 371 * MINUTE, phase: '2.9' },
-        ],
-      };
+      return fiat('5.3', ['0', '1.3', '2.9']);
     case 'EUR':
-      return {
-        perUsd: '0.92',
-        waves: [
-          { amplitude: '0.0015', periodMs: 7 * MINUTE, phase: '0.7' },
-          { amplitude: '0.001', periodMs: 53 * MINUTE, phase: '2.1' },
-          { amplitude: '0.0005', periodMs: 371 * MINUTE, phase: '4.4' },
-        ],
-      };
+      return fiat('0.92', ['0.7', '2.1', '4.4']);
     default:
       return unreachable(currency);
   }

@@ -215,12 +215,11 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
     await reserveLimit(tx, deps, { partnerId, customerId: customer.id, locked: customer }, amountUsd, id);
     // The customer's stablecoin leaves the wallet now, in this transaction: a balance can never be spent twice.
     await holdFunds(tx, { partnerId, customerId: customer.id, reference: id, clearing: 'offramp', blockchain, asset: quote.sourceCurrency, amount: quote.sourceAmount }, now);
-    const row = await insertTransaction(tx, {
+    return insertStarted(tx, deps, now, {
       id,
       partnerId,
       customerId: customer.id,
       type: 'OFF_RAMP',
-      status: initialStatus('OFF_RAMP'),
       blockchain,
       request: {
         bankAccountId: account.id,
@@ -239,13 +238,16 @@ export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, bod
       bankAccountId: account.id,
       exchangeRateId: body.exchangeRateId ?? null,
       amountUsd,
-      createdAt: now,
-      updatedAt: now,
     });
-    await record(tx, deps, row, now);
-    await scheduleStep(tx, deps, row);
-    return row;
   });
+}
+
+/** The row in its first status, stamped `now`, with its created event and its first step. */
+async function insertStarted(tx: Db, deps: TxDeps, now: Date, values: Omit<Parameters<typeof insertTransaction>[1], 'status' | 'createdAt' | 'updatedAt'>): Promise<TransactionRow> {
+  const row = await insertTransaction(tx, { ...values, status: initialStatus(values.type), createdAt: now, updatedAt: now });
+  await record(tx, deps, row, now);
+  await scheduleStep(tx, deps, row);
+  return row;
 }
 
 export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, body: TransferRequest): Promise<TransactionRow> {
@@ -286,21 +288,15 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
     const amountUsd = toUsd(market.usd, body.currency, value);
     await reserveLimit(tx, deps, { partnerId, customerId: from.id, locked: from }, amountUsd, id);
     await holdFunds(tx, { partnerId, customerId: from.id, reference: id, clearing: 'transfer', blockchain, asset: body.currency, amount: value }, now);
-    const row = await insertTransaction(tx, {
+    return insertStarted(tx, deps, now, {
       id,
       partnerId,
       customerId: from.id,
       type: 'TRANSFER',
-      status: initialStatus('TRANSFER'),
       blockchain,
       request: { currency: body.currency, from: from.id, to: body.to, amount: value, blockchain },
       quote: { currency: body.currency, amount: value, ...destination },
       amountUsd,
-      createdAt: now,
-      updatedAt: now,
     });
-    await record(tx, deps, row, now);
-    await scheduleStep(tx, deps, row);
-    return row;
   });
 }

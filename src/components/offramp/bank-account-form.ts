@@ -10,6 +10,7 @@ import { IdempotencyKeys } from '../../client/idempotency';
 import type { I18nController, MessageKey, TranslateArgs } from '../../i18n';
 import { formatIban } from '../../rules/iban';
 import { refitTaxId, reformatTaxId } from '../onboarding/format';
+import { radioChoice } from '../radio-choice';
 import { alertFor, placeFieldProblems, type TransactionAlert } from '../transaction/problems';
 import { errorKeys, holderTypeKeys, railKeys } from './bank-labels';
 import { bankLabel, renderBankField } from './bank-fields';
@@ -142,21 +143,16 @@ export class BankAccountForm {
         <fieldset class="section">
           <legend>${this.t('bank.holder.legend')}</legend>
           <div class="choices">
-            ${holderTypes.map(
-              (type) => html`
-                <label class="choice">
-                  <input
-                    type="radio"
-                    name="holderType"
-                    value=${type}
-                    data-testid="holder-${type}"
-                    .checked=${f.holderType === type}
-                    ?disabled=${this.s.selfFilled !== undefined && this.s.selfFilled.holderType !== type}
-                    @change=${this.onHolderTypeChange}
-                  />
-                  <span>${this.t(holderTypeKeys[type])}</span>
-                </label>
-              `,
+            ${holderTypes.map((type) =>
+              radioChoice({
+                name: 'holderType',
+                value: type,
+                testid: `holder-${type}`,
+                label: this.t(holderTypeKeys[type]),
+                checked: f.holderType === type,
+                disabled: this.s.selfFilled !== undefined && this.s.selfFilled.holderType !== type,
+                onChange: this.onHolderTypeChange,
+              }),
             )}
           </div>
           <div class="grid-2">

@@ -1,14 +1,9 @@
 // Styles of <ramp-offramp>: tier 2 tokens (`--ramp-offramp-*`) over the shared tier 1 theme.
 import { css } from 'lit';
-import { controlStyles } from '../controls.styles';
-import { themeTokens, visuallyHidden } from '../theme.styles';
-import { transactionStyles } from '../transaction/transaction.styles';
+import { moneyComponentStyles } from '../transaction/transaction.styles';
 
 export const offrampStyles = [
-  themeTokens,
-  visuallyHidden,
-  controlStyles,
-  transactionStyles,
+  ...moneyComponentStyles,
   css`
     :host {
       --_input-background: var(--ramp-offramp-input-background, var(--_color-surface));

@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Customer } from '../../contract/customers';
 import { formatInstant, type I18nController } from '../../i18n';
+import { radioChoice } from '../radio-choice';
 import { supportReference } from '../support-reference';
 import { countryOptions, fewCountryOptions } from './countries';
 import type { CustomerStep } from './customer-step';
@@ -21,24 +22,17 @@ export function renderCustomerForm(i18n: I18nController, step: CustomerStep): Te
       <fieldset part="type-group" class="type-group">
         <legend>${i18n.t('type.legend')}</legend>
         <div class="choices">
-          ${customerTypes.map(
-            (type) => html`
-              <label part="type-option" class="choice">
-                <input
-                  type="radio"
-                  name="type"
-                  value=${type}
-                  data-testid="type-${type}"
-                  .checked=${values.type === type}
-                  aria-describedby="type-${type}-hint"
-                  @change=${step.onTypeChange}
-                />
-                <span class="choice-text">
-                  <span>${i18n.t(`type.${type}`)}</span>
-                  <span id="type-${type}-hint" part="hint" class="hint">${i18n.t(`type.${type}.hint`)}</span>
-                </span>
-              </label>
-            `,
+          ${customerTypes.map((type) =>
+            radioChoice({
+              name: 'type',
+              value: type,
+              testid: `type-${type}`,
+              label: i18n.t(`type.${type}`),
+              part: 'type-option',
+              hint: { id: `type-${type}-hint`, text: i18n.t(`type.${type}.hint`) },
+              checked: values.type === type,
+              onChange: step.onTypeChange,
+            }),
           )}
         </div>
       </fieldset>

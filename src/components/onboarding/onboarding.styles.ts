@@ -1,6 +1,7 @@
 // Styles of <ramp-onboarding>: tier 2 tokens (`--ramp-onboarding-*`) fall back to the shared tier 1 theme; controls come from controls.styles.
 import { css } from 'lit';
 import { themeTokens, visuallyHidden } from '../theme.styles';
+import { buttonTones, focusAndInvalid, inputBox } from '../base.styles';
 import { controlStyles } from '../controls.styles';
 
 export const onboardingStyles = [
@@ -143,44 +144,12 @@ export const onboardingStyles = [
       color: var(--_color-text-muted);
       margin: 0;
     }
-    input:not([type='radio']):not([type='checkbox']),
-    select {
-      width: 100%;
-      min-height: 2.75em;
-      padding: 0.5em 0.75em;
-      font: inherit;
-      color: var(--_color-text);
-      background: var(--ramp-onboarding-input-background, var(--_color-surface));
-      border: 1px solid var(--ramp-onboarding-input-border-color, var(--_color-border));
-      border-radius: var(--_radius);
-    }
-    input:not([type='radio']):not([type='checkbox']):focus-visible,
-    select:focus-visible,
-    button:focus-visible {
-      outline: none;
-      box-shadow: var(--_focus-ring);
-    }
-    [aria-invalid='true'] {
-      border-color: var(--_color-danger);
-      box-shadow: inset 0 0 0 1px var(--_color-danger);
-    }
+    ${inputBox("input:not([type='radio']):not([type='checkbox']), select")}
+    ${focusAndInvalid("input:not([type='radio']):not([type='checkbox'])")}
     .alert p {
       margin: 0;
     }
-    .submit {
-      color: var(--ramp-onboarding-button-color, var(--_color-on-primary));
-      background: var(--ramp-onboarding-button-background, var(--_color-primary));
-      border: 1px solid var(--ramp-onboarding-button-background, var(--_color-primary));
-    }
-    .submit[aria-disabled='true'] {
-      cursor: progress;
-      opacity: 0.8;
-    }
-    .retry {
-      color: var(--_color-text);
-      background: var(--_color-surface);
-      border: 1px solid var(--_color-border);
-    }
+    ${buttonTones('.submit', '.retry')}
     .success {
       display: grid;
       gap: 0.5em;

@@ -1,14 +1,9 @@
 // Styles of <ramp-pix-checkout>: tier 2 tokens (`--ramp-pix-checkout-*`) over the shared tier 1 theme; the QR stays black on white in both themes.
 import { css } from 'lit';
-import { controlStyles } from '../controls.styles';
-import { themeTokens, visuallyHidden } from '../theme.styles';
-import { transactionStyles } from '../transaction/transaction.styles';
+import { moneyComponentStyles } from '../transaction/transaction.styles';
 
 export const pixCheckoutStyles = [
-  themeTokens,
-  visuallyHidden,
-  controlStyles,
-  transactionStyles,
+  ...moneyComponentStyles,
   css`
     :host {
       --_input-background: var(--ramp-pix-checkout-input-background, var(--_color-surface));

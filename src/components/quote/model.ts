@@ -76,31 +76,20 @@ export function quoteMatches(quote: Quote, pair: Pair): boolean {
   );
 }
 
+// What both kinds of request carry, around the one amount given.
+function requestOf(pair: Pair, type: BffQuoteRequest['type'], amount: { sourceAmount: string } | { targetAmount: string }) {
+  const { source, target, rail } = sidesOf(pair);
+  return { type, rail, sourceCurrency: source, targetCurrency: target, ...amount, ...(pair.blockchain ? { blockchain: pair.blockchain } : {}) };
+}
+
 /** A floating (indicative, not stored) quote always gives the source amount: the server solves targets only for locks. */
 export function floatingRequest(pair: Pair, sourceAmount: string): BffQuoteRequest {
-  const { source, target, rail } = sidesOf(pair);
-  return {
-    type: 'FLOATING',
-    rail,
-    sourceCurrency: source,
-    targetCurrency: target,
-    sourceAmount,
-    ...(pair.blockchain ? { blockchain: pair.blockchain } : {}),
-  };
+  return requestOf(pair, 'FLOATING', { sourceAmount });
 }
 
 /** A locked quote gives exactly one of the amounts: the one the user typed (the server solves the other). */
 export function lockedRequest(pair: Pair, driver: Driver, amount: string, timeLock: TimeLock): BffQuoteRequest {
-  const { source, target, rail } = sidesOf(pair);
-  return {
-    type: 'LOCKED',
-    rail,
-    sourceCurrency: source,
-    targetCurrency: target,
-    ...(driver === 'source' ? { sourceAmount: amount } : { targetAmount: amount }),
-    ...(pair.blockchain ? { blockchain: pair.blockchain } : {}),
-    timeLock,
-  };
+  return { ...requestOf(pair, 'LOCKED', driver === 'source' ? { sourceAmount: amount } : { targetAmount: amount }), timeLock };
 }
 
 /** Basis points as the fraction Intl's percent style expects: `"50"` → `"0.005"` (exact: a shift of four places). */

@@ -1,5 +1,6 @@
 // Styles of <ramp-quote>: tier 2 tokens (`--ramp-quote-*`) fall back to the shared tier 1 theme, light and dark.
 import { css } from 'lit';
+import { alertStyles, buttonBox, buttonTones, focusAndInvalid, hostStyles, inputBox } from '../base.styles';
 import { supportReferenceStyles } from '../support-reference';
 import { themeTokens, visuallyHidden } from '../theme.styles';
 
@@ -7,19 +8,13 @@ export const quoteStyles = [
   themeTokens,
   visuallyHidden,
   supportReferenceStyles,
+  hostStyles,
   css`
     :host {
-      display: block;
-      font-family: var(--_font-family);
-      font-size: var(--_font-size);
-      line-height: 1.5;
-      color: var(--_color-text);
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    * {
-      box-sizing: border-box;
+      --_input-background: var(--ramp-quote-input-background, var(--_color-surface));
+      --_input-border-color: var(--ramp-quote-input-border-color, var(--_color-border));
+      --_button-background: var(--ramp-quote-button-background, var(--_color-primary));
+      --_button-color: var(--ramp-quote-button-color, var(--_color-on-primary));
     }
     .base {
       /* Narrow-card rules ask the card's width, not the screen's (the card may sit in a narrow column). */
@@ -140,50 +135,18 @@ export const quoteStyles = [
       flex: 0 0 auto;
       width: auto;
     }
-    input[type='text'],
-    select {
-      width: 100%;
-      min-height: 2.75em;
-      padding: 0.5em 0.75em;
-      font: inherit;
-      color: var(--_color-text);
-      background: var(--ramp-quote-input-background, var(--_color-surface));
-      border: 1px solid var(--ramp-quote-input-border-color, var(--_color-border));
-      border-radius: var(--_radius);
-    }
+    ${inputBox("input[type='text'], select")}
     .amount-row input[type='text'] {
       font-size: 1.25em;
     }
-    input[type='text']:focus-visible,
-    select:focus-visible,
-    button:focus-visible {
-      outline: none;
-      box-shadow: var(--_focus-ring);
-    }
-    [aria-invalid='true'] {
-      border-color: var(--_color-danger);
-      box-shadow: inset 0 0 0 1px var(--_color-danger);
-    }
+    ${focusAndInvalid("input[type='text']")}
     .hint {
       margin: 0;
       font-weight: 400;
       font-size: 0.875em;
       color: var(--_color-text-muted);
     }
-    .error {
-      margin: 0;
-      font-size: 0.875em;
-      color: var(--_color-danger);
-    }
-    .alert {
-      display: grid;
-      gap: 0.5em;
-      justify-items: start;
-      padding: 0.75em 1em;
-      border-radius: var(--_radius);
-      border: 1px solid var(--_color-danger);
-      background: var(--_color-danger-surface);
-    }
+    ${alertStyles}
     .alert p {
       margin: 0;
     }
@@ -262,28 +225,8 @@ export const quoteStyles = [
       font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
       font-size: 0.9em;
     }
-    button {
-      min-height: 2.75em;
-      padding: 0.5em 1.25em;
-      font: inherit;
-      font-weight: 600;
-      border-radius: var(--_radius);
-      cursor: pointer;
-    }
-    .primary {
-      color: var(--ramp-quote-button-color, var(--_color-on-primary));
-      background: var(--ramp-quote-button-background, var(--_color-primary));
-      border: 1px solid var(--ramp-quote-button-background, var(--_color-primary));
-    }
-    .primary[aria-disabled='true'] {
-      cursor: progress;
-      opacity: 0.8;
-    }
-    .secondary {
-      color: var(--_color-text);
-      background: var(--_color-surface);
-      border: 1px solid var(--_color-border);
-    }
+    ${buttonBox}
+    ${buttonTones('.primary', '.secondary')}
     .locked,
     .expired {
       display: grid;

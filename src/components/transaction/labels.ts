@@ -1,4 +1,5 @@
 // Message keys for what the money components name at run time (statuses, purposes, step states), typed so `t()` checks them.
+import { keyTable } from '../key-table';
 import type { StepState, TransactionStatus, TransactionType } from './steps';
 import type { Purpose } from './purposes';
 
@@ -33,28 +34,10 @@ export function stepLabelKey(type: TransactionType, status: TransactionStatus): 
 }
 
 /** Upcoming steps say nothing extra: the list order already tells they come later. */
-export const stepStateKeys = {
-  done: 'tx.state.done',
-  current: 'tx.state.current',
-  failed: 'tx.state.failed',
-} as const satisfies Record<Exclude<StepState, 'upcoming'>, string>;
+export const stepStateKeys = keyTable('tx.state.', ['done', 'current', 'failed']) satisfies Record<Exclude<StepState, 'upcoming'>, string>;
 
-export const purposeKeys = {
-  PERSONAL_ACCOUNT: 'tx.purpose.PERSONAL_ACCOUNT',
-  INVESTMENT: 'tx.purpose.INVESTMENT',
-  REAL_ESTATE: 'tx.purpose.REAL_ESTATE',
-  TRADE_TRANSACTIONS: 'tx.purpose.TRADE_TRANSACTIONS',
-  TAX: 'tx.purpose.TAX',
-  LOAN: 'tx.purpose.LOAN',
-  BILLS: 'tx.purpose.BILLS',
-  EXPENSES_REIMBURSEMENT: 'tx.purpose.EXPENSES_REIMBURSEMENT',
-  PROFESSIONAL_SERVICES: 'tx.purpose.PROFESSIONAL_SERVICES',
-} as const satisfies Record<Purpose, string>;
+export const purposeKeys = keyTable('tx.purpose.', ['PERSONAL_ACCOUNT', 'INVESTMENT', 'REAL_ESTATE', 'TRADE_TRANSACTIONS', 'TAX', 'LOAN', 'BILLS', 'EXPENSES_REIMBURSEMENT', 'PROFESSIONAL_SERVICES']) satisfies Record<Purpose, string>;
 
-export const limitNameKeys = {
-  single: 'tx.limit.single',
-  daily: 'tx.limit.daily',
-  monthly: 'tx.limit.monthly',
-} as const;
+export const limitNameKeys = keyTable('tx.limit.', ['single', 'daily', 'monthly']);
 
 export const limitNameKey = (limit: string | undefined) => (limit === 'single' || limit === 'daily' || limit === 'monthly' ? limitNameKeys[limit] : undefined);

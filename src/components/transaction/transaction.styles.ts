@@ -1,5 +1,7 @@
 // Styles the two money components share: the status stepper, amount summaries, the busy spinner row, the countdowns; tier-2 tokens per host.
 import { css } from 'lit';
+import { controlStyles } from '../controls.styles';
+import { themeTokens, visuallyHidden } from '../theme.styles';
 
 export const transactionStyles = css`
   .stepper {
@@ -131,3 +133,6 @@ export const transactionStyles = css`
     color: var(--_color-danger);
   }
 `;
+
+/** What both money components' styles start from: the theme, the shared controls and the styles above. */
+export const moneyComponentStyles = [themeTokens, visuallyHidden, controlStyles, transactionStyles];

@@ -44,6 +44,39 @@ function toMessage(p: WalletPanel, problem: ToProblem, blockchain: string): stri
   }
 }
 
+interface TextField {
+  id: string;
+  label: string;
+  /** An address: monospace, neither spell-checked nor capitalised. */
+  address?: boolean;
+  inputmode?: string;
+  value: string;
+  hint: string;
+  error: string | undefined;
+  onInput: (value: string) => void;
+}
+
+/** A text field with its hint and, when it has one, its error, both named by the input. */
+function textField(f: TextField): TemplateResult {
+  return html`<div class="field">
+    <label for=${f.id}>${f.label}</label>
+    <input
+      id=${f.id}
+      class=${f.address ? 'mono' : nothing}
+      inputmode=${f.inputmode ?? nothing}
+      autocomplete="off"
+      spellcheck=${f.address ? 'false' : nothing}
+      autocapitalize=${f.address ? 'off' : nothing}
+      .value=${f.value}
+      aria-invalid=${f.error ? 'true' : 'false'}
+      aria-describedby=${f.error ? `${f.id}-hint ${f.id}-error` : `${f.id}-hint`}
+      @input=${(e: Event) => f.onInput((e.target as HTMLInputElement).value)}
+    />
+    <p id="${f.id}-hint" class="hint">${f.hint}</p>
+    ${f.error ? html`<p id="${f.id}-error" class="error">${f.error}</p>` : nothing}
+  </div>`;
+}
+
 export function renderForm(p: WalletPanel): TemplateResult {
   const t = p.i18n.t.bind(p.i18n);
   const d = p.draft;
@@ -68,36 +101,24 @@ export function renderForm(p: WalletPanel): TemplateResult {
         ${STABLECOINS.map((c) => html`<option value=${c} ?selected=${c === d.coin}>${c}</option>`)}
       </select>
     </div>
-    <div class="field">
-      <label for="withdraw-amount">${t('withdraw.amount')} (${d.coin})</label>
-      <input
-        id="withdraw-amount"
-        inputmode="decimal"
-        autocomplete="off"
-        .value=${d.amount}
-        aria-invalid=${amountError ? 'true' : 'false'}
-        aria-describedby=${amountError ? 'withdraw-amount-hint withdraw-amount-error' : 'withdraw-amount-hint'}
-        @input=${(e: Event) => p.edit({ amount: (e.target as HTMLInputElement).value })}
-      />
-      <p id="withdraw-amount-hint" class="hint">${t('withdraw.available', { amount: available })}</p>
-      ${amountError ? html`<p id="withdraw-amount-error" class="error">${amountError}</p>` : nothing}
-    </div>
-    <div class="field">
-      <label for="withdraw-to">${t('withdraw.to')}</label>
-      <input
-        id="withdraw-to"
-        class="mono"
-        autocomplete="off"
-        spellcheck="false"
-        autocapitalize="off"
-        .value=${d.to}
-        aria-invalid=${toError ? 'true' : 'false'}
-        aria-describedby=${toError ? 'withdraw-to-hint withdraw-to-error' : 'withdraw-to-hint'}
-        @input=${(e: Event) => p.edit({ to: (e.target as HTMLInputElement).value })}
-      />
-      <p id="withdraw-to-hint" class="hint">${familyOf(d.blockchain) === 'TRON' ? t('withdraw.to.hint.TRON') : t('withdraw.to.hint.EVM', { blockchain: name })}</p>
-      ${toError ? html`<p id="withdraw-to-error" class="error">${toError}</p>` : nothing}
-    </div>
+    ${textField({
+      id: 'withdraw-amount',
+      label: `${t('withdraw.amount')} (${d.coin})`,
+      inputmode: 'decimal',
+      value: d.amount,
+      hint: t('withdraw.available', { amount: available }),
+      error: amountError,
+      onInput: (amount) => p.edit({ amount }),
+    })}
+    ${textField({
+      id: 'withdraw-to',
+      label: t('withdraw.to'),
+      address: true,
+      value: d.to,
+      hint: familyOf(d.blockchain) === 'TRON' ? t('withdraw.to.hint.TRON') : t('withdraw.to.hint.EVM', { blockchain: name }),
+      error: toError,
+      onInput: (to) => p.edit({ to }),
+    })}
     <div class="actions start">
       <button type="submit" class="primary" data-action="review">${t('withdraw.review')}</button>
       <button type="button" data-action="cancel" @click=${() => void p.go('overview', '[data-action="withdraw"]')}>${t('withdraw.cancel')}</button>
