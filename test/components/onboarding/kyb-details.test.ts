@@ -12,38 +12,13 @@ import type { StepContext } from '../../../src/components/onboarding/step-contex
 import type { RampOnboarding } from '../../../src/components/onboarding/onboarding';
 import { KycBackend, kycCustomer, RequestLog } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
+import { $, atStep, click, fill, q, text } from './dom';
 
 const ANA_CPF = '52998224725';
 const BRUNO_CPF = '11144477735';
 type Lang = 'en' | 'pt-BR' | 'es';
 
 // ── helpers ──
-
-const q = <T extends Element = HTMLElement>(el: RampOnboarding, selector: string): T | null => el.shadowRoot!.querySelector<T>(selector);
-const $ = <T extends Element = HTMLInputElement>(el: RampOnboarding, selector: string): T => {
-  const found = q<T>(el, selector);
-  if (!found) throw new Error(`${selector} not rendered`);
-  return found;
-};
-const text = (el: RampOnboarding, selector: string) => q(el, selector)?.textContent?.replace(/\s+/g, ' ').trim();
-
-async function fill(el: RampOnboarding, id: string, value: string): Promise<void> {
-  const control = $<HTMLInputElement | HTMLSelectElement>(el, `#${id}`);
-  control.value = value;
-  control.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-  control.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-  await el.updateComplete;
-}
-
-async function click(el: RampOnboarding, selector: string): Promise<void> {
-  $<HTMLElement>(el, selector).click();
-  await el.updateComplete;
-}
-
-const atStep = async (el: RampOnboarding, step: string) => {
-  await waitUntil(() => el.currentStep === step, `should reach the ${step} step (at ${el.currentStep})`, { timeout: 6000 });
-  await el.updateComplete;
-};
 
 async function mount(lang: Lang = 'en', supportContact?: string): Promise<RampOnboarding> {
   const el = await fixture<RampOnboarding>(

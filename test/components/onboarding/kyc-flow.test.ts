@@ -8,6 +8,7 @@ import type { RampDocumentUploadedEvent, RampVerificationChangedEvent } from '..
 import type { AdditionalInformation } from '../../../src/contract/kyc';
 import { KycBackend, kycCustomer, RequestLog, sampleFiles } from '../mocks/bff-scenarios';
 import { startMockBff, worker } from '../support/mock-bff';
+import { $, atStep, click, fill, q, type Root, text } from './dom';
 
 const VALID_CPF = '52998224725';
 const PARENT_CNPJ = '11444777000161';
@@ -15,36 +16,7 @@ const NESTED_CPF = '11144477735';
 
 // ── helpers ──
 
-type Root = { shadowRoot: ShadowRoot | null };
-const q = <T extends Element = HTMLElement>(root: Root, selector: string): T | null => root.shadowRoot!.querySelector<T>(selector);
-const $ = <T extends Element = HTMLInputElement>(root: Root, selector: string): T => {
-  const found = q<T>(root, selector);
-  if (!found) throw new Error(`${selector} not rendered`);
-  return found;
-};
-const text = (root: Root, selector: string) => q(root, selector)?.textContent?.replace(/\s+/g, ' ').trim();
 const focusedId = (el: RampOnboarding) => el.shadowRoot!.activeElement?.id;
-
-/** Types into a control as `input` events would (fast path; the keyboard test below types for real). */
-async function fill(el: RampOnboarding, id: string, value: string): Promise<void> {
-  const control = $<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(el, `#${id}`);
-  control.value = value;
-  control.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
-  control.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-  await el.updateComplete;
-}
-
-async function click(el: RampOnboarding, selector: string): Promise<void> {
-  $<HTMLElement>(el, selector).click();
-  await el.updateComplete;
-}
-
-/** The step is reached, and rendered: the later steps' code is a chunk of its own, which the first render of one awaits. */
-const atStep = async (el: RampOnboarding, step: string) => {
-  await waitUntil(() => el.currentStep === step, `should reach the ${step} step (at ${el.currentStep})`, { timeout: 4000 });
-  await el.updateComplete;
-};
-
 async function mount(template = html`<ramp-onboarding session="bound-session" api-base="/bff" lang="en"></ramp-onboarding>`): Promise<RampOnboarding> {
   const el = await fixture<RampOnboarding>(template);
   el.pollIntervalMs = 40;
