@@ -1,4 +1,5 @@
-// End to end on the demo page: a business with a nested shareholder, through a TEMPORARY_REJECTION and the re-upload, to APPROVED.
+// End to end on a partner page of another origin, at 1280 and 320 px: a business with a nested shareholder, through a
+// TEMPORARY_REJECTION and the re-upload, to APPROVED.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,18 +9,25 @@ import type { Browser, Page } from 'playwright-core';
 import { taxIdEndingIn } from '../server/harness';
 import { JPG, PDF } from '../server/kyc-helpers';
 import { fillAddress, readApi } from './flows';
+import { type Host, hostPage, sdkUrl, startHost } from './host-page';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
 let server: RunningServer;
 let browser: Browser;
+let host: Host;
 const files = { jpg: join(tmpdir(), `ramp-kyb-${process.pid}.jpg`), pdf: join(tmpdir(), `ramp-kyb-${process.pid}.pdf`) };
 before(async () => {
   writeFileSync(files.jpg, JPG);
   writeFileSync(files.pdf, PDF);
   server = await startServer({ RAMP_SANDBOX_REVIEW_MS: '300' });
   browser = await launchBrowser();
+  host = await startHost(server, {
+    '/onboarding-session.js': { js: `document.querySelector('ramp-onboarding').session = new URLSearchParams(location.search).get('session');` },
+    '/kyb.html': { html: hostPage('kyb', 'en', ['/host.js', sdkUrl(server), '/onboarding-session.js'], '<ramp-onboarding></ramp-onboarding>') },
+  });
 });
 after(async () => {
+  await host?.close();
   await browser?.close();
   await server?.stop();
 });
@@ -48,13 +56,13 @@ async function addParty(page: Page, opts: { parentId?: string; type: 'INDIVIDUAL
   await page.click(`${o} [data-testid=party-save]`);
 }
 
-describe('KYB on the demo page', () => {
-  test('a business with a nested shareholder is rejected once, re-uploads the named document and is APPROVED', async () => {
-    const page = await browser.newPage();
+describe('KYB on a partner page of another origin', () => {
+  for (const width of [1280, 320]) test(`a business with a nested shareholder is rejected once, re-uploads the named document and is APPROVED (${width} px)`, async () => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?view=components`);
-    await page.waitForSelector('#session-status[data-state="ready"]', { timeout: 20_000 });
+    await page.goto(`${host.origin}/kyb.html?session=${encodeURIComponent(await host.mintSession())}`);
+    await page.waitForSelector(`${o} [data-testid=type-BUSINESS]`, { timeout: 20_000 });
     const cnpj = taxIdEndingIn('cnpj', 2);
     await page.click(`${o} [data-testid=type-BUSINESS]`);
     await page.fill(`${o} #legalName`, 'Acme Pagamentos Ltda');
