@@ -27,11 +27,11 @@ type MoneyEvents = 'ramp-transaction-created' | 'ramp-transaction-updated' | 'ra
 export interface RampTags {
   'ramp-document-uploader': Tag<RampDocumentUploader, Common | 'types' | 'associatedPartyId' | 'headingLevel', SessionEvents | 'ramp-document-uploaded'>;
   'ramp-offramp': Tag<RampOfframp, Common | Money | 'pageSize', SessionEvents | MoneyEvents | 'ramp-bank-account-created'>;
-  'ramp-onboarding': Tag<RampOnboarding, Common | 'keepDraft', SessionEvents | 'ramp-customer-created' | 'ramp-verification-changed' | 'ramp-document-uploaded'>;
+  'ramp-onboarding': Tag<RampOnboarding, Common | 'keepDraft' | 'supportContact', SessionEvents | 'ramp-customer-created' | 'ramp-verification-changed' | 'ramp-document-uploaded'>;
   'ramp-pix-checkout': Tag<RampPixCheckout, Common | Money | 'purpose' | 'sandbox', SessionEvents | MoneyEvents>;
   'ramp-quote': Tag<RampQuote, Common | 'direction' | 'hideDirection' | 'fiat' | 'stablecoin' | 'blockchain' | 'amount' | 'refreshInterval' | 'clock', SessionEvents | 'ramp-quote-locked' | 'ramp-quote-expired'>;
   'ramp-verification': Tag<RampVerification, Common | 'sandbox' | 'headingLevel', SessionEvents | 'ramp-verification-changed' | 'ramp-document-uploaded'>;
-  'ramp-widget': Tag<RampWidget, Common | 'sandbox' | 'amount', SessionEvents | 'ramp-customer-created' | 'ramp-quote-locked' | 'ramp-transaction-created' | 'ramp-transaction-updated'>;
+  'ramp-widget': Tag<RampWidget, Common | 'sandbox' | 'amount' | 'supportContact', SessionEvents | 'ramp-customer-created' | 'ramp-quote-locked' | 'ramp-transaction-created' | 'ramp-transaction-updated'>;
 }
 
 export type RampTagName = keyof RampTags;
