@@ -279,30 +279,14 @@ export class RampOnboarding extends RampElement {
     const host = this;
     return {
       host,
-      get renderRoot() {
-        return host.renderRoot;
-      },
-      get locale() {
-        return host.i18n.locale;
-      },
-      get apiBase() {
-        return host.apiBase;
-      },
-      get session() {
-        return host.session;
-      },
-      get theme() {
-        return host.theme;
-      },
-      get supportContact() {
-        return host.supportContact;
-      },
-      get customer() {
-        return host.createdCustomer;
-      },
-      get parties() {
-        return host.parties;
-      },
+      get renderRoot() { return host.renderRoot; },
+      get locale() { return host.i18n.locale; },
+      get apiBase() { return host.apiBase; },
+      get session() { return host.session; },
+      get theme() { return host.theme; },
+      get supportContact() { return host.supportContact; },
+      get customer() { return host.createdCustomer; },
+      get parties() { return host.parties; },
       t: (key, ...args) => host.t(key, ...args),
       plural: (base: PluralKey, count: number) => host.i18n.plural(base, count),
       client: () => host.client(),

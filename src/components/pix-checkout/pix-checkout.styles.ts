@@ -1,5 +1,6 @@
 // Styles of <ramp-pix-checkout>: tier 2 tokens (`--ramp-pix-checkout-*`) over the shared tier 1 theme; the QR stays black on white in both themes.
 import { css } from 'lit';
+import { panelBox } from '../panel-box.styles';
 import { moneyComponentStyles } from '../transaction/transaction.styles';
 
 export const pixCheckoutStyles = [
@@ -126,13 +127,7 @@ export const pixCheckoutStyles = [
     .countdown {
       --_countdown-background: var(--ramp-pix-checkout-countdown-background, var(--_color-surface-raised));
     }
-    .sandbox {
-      display: grid;
-      gap: 0.4em;
-      padding: 0.75em;
-      border: 1px dashed var(--_color-border);
-      border-radius: var(--_radius);
-    }
+    ${panelBox('.sandbox', { gap: '0.4em', padding: '0.75em', border: 'dashed' })}
     .explorer {
       font-weight: 600;
     }

@@ -1,6 +1,7 @@
 // Styles of <ramp-verification>: tier 2 tokens (`--ramp-verification-*`) over the shared tier 1 theme.
 import { css } from 'lit';
 import { themeTokens, visuallyHidden } from '../theme.styles';
+import { panelBox } from '../panel-box.styles';
 import { controlStyles } from '../controls.styles';
 
 export const verificationStyles = [
@@ -70,14 +71,7 @@ export const verificationStyles = [
       /* A mirror, as people expect from a front camera; the captured photo is not mirrored. */
       transform: scaleX(-1);
     }
-    .sandbox {
-      display: grid;
-      gap: 0.4em;
-      justify-items: start;
-      padding: 0.75em 1em;
-      border: 1px dashed var(--_color-border);
-      border-radius: var(--_radius);
-    }
+    ${panelBox('.sandbox', { gap: '0.4em', padding: '0.75em 1em', border: 'dashed', start: true })}
     .file-fallback {
       display: grid;
       gap: 0.3em;

@@ -1,5 +1,6 @@
 // Styles of the widget's history and wallet views: rows that wrap on a phone, facts as label/value pairs, the QR on white.
 import { css } from 'lit';
+import { panelBox } from '../panel-box.styles';
 
 export const panelStyles = css`
   h2 {
@@ -64,13 +65,7 @@ export const panelStyles = css`
   .back {
     margin-block-end: 0.5rem;
   }
-  .wallet {
-    display: grid;
-    gap: 0.5rem;
-    padding: 1rem;
-    border: 1px solid var(--_color-border);
-    border-radius: var(--_radius);
-  }
+  ${panelBox('.wallet', { gap: '0.5rem', padding: '1rem', border: 'solid' })}
   .qr {
     justify-self: start;
     margin: 0;
