@@ -96,3 +96,10 @@ export const fund = (server: RunningServer, customerId: string, amount: string) 
   api(server, 'POST', '/v2/sandbox/wallets/fund', { customerId, blockchain: 'POLYGON', stablecoin: 'USDC', amount });
 
 export const readApi = (server: RunningServer, path: string) => api(server, 'GET', path);
+
+/** An individual created and approved over the API, as the partner's backend and the sandbox review would. */
+export async function approvedCustomerOverApi(server: RunningServer, name: string, birthDate: string): Promise<string> {
+  const { id } = await api(server, 'POST', '/v2/customers', { type: 'INDIVIDUAL', name, taxId: taxIdEndingIn('cpf', 0), birthDate });
+  await approveOverApi(server, id);
+  return id as string;
+}

@@ -51,6 +51,9 @@ widget.addEventListener('ramp-session-expired', (e) => {
 });
 `;
 
+/** Hands the page's `?session=` to its <ramp-widget>, as a partner page that got the token from its backend would. */
+const widgetSessionScript = `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');`;
+
 export function hostPage(title: string, lang: string, scripts: string[], body: string): string {
   // A partner's page made for phones says so: without the viewport tag a phone lays it out 980 px wide.
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
@@ -63,7 +66,7 @@ export const sdkUrl = (ramp: RunningServer) => `${ramp.url}/sdk/ramp-widget.js`;
 /** The signed-in user: the host's own login cookie (a real site's is a signed session; this one is a test's). */
 const signedInUser = (cookie: string | undefined): string | undefined => /(?:^|;\s*)user=([^;]+)/.exec(cookie ?? '')?.[1];
 
-/** Starts the host on 127.0.0.1 with `/login`, `/host.js`, `/flow.html`, `/flow.js`, `/account.html`, `POST /session` and the test's own routes. */
+/** Starts the host on 127.0.0.1 with `/login`, `/host.js`, `/widget-session.js`, `/flow.html`, `/flow.js`, `/account.html`, `POST /session` and the test's own routes. */
 export async function startHost(ramp: RunningServer, routes: Record<string, HostRoute> = {}): Promise<Host> {
   let origin = '';
   const renewedTokens: string[] = [];
@@ -81,6 +84,7 @@ export async function startHost(ramp: RunningServer, routes: Record<string, Host
   const all: Record<string, HostRoute> = {
     '/host.js': { js: hostScript },
     '/flow.js': { js: flowScript },
+    '/widget-session.js': { js: widgetSessionScript },
     '/flow.html': { html: hostPage('flow', 'en', ['/host.js', sdkUrl(ramp), '/flow.js'], '<ramp-widget sandbox amount="500"></ramp-widget>') },
     '/account.html': { html: hostPage('account', 'en', ['/host.js', sdkUrl(ramp)], '<ramp-widget sandbox session-url="/session"></ramp-widget>') },
     ...routes,

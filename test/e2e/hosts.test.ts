@@ -39,7 +39,6 @@ before(async () => {
 
   const sdk = sdkUrl(ramp);
   host = await startHost(ramp, {
-    '/widget-session.js': { js: `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');` },
     '/vue.js': { js: readFileSync(join(root, 'node_modules/vue/dist/vue.runtime.esm-browser.prod.js'), 'utf8') },
     '/vue-host.js': {
       js: `import { createApp, h } from '/vue.js';

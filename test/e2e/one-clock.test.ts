@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { taxIdEndingIn } from '../server/harness';
-import { approveOverApi } from './flows';
+import { approvedCustomerOverApi } from './flows';
 import { type Host, hostPage, sdkUrl, startHost } from './host-page';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
@@ -45,16 +44,7 @@ after(async () => {
   await host?.close();
 });
 
-async function approvedCustomer(): Promise<string> {
-  const res = await fetch(`${ramp.url}/v2/customers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Davi Rocha', taxId: taxIdEndingIn('cpf', 0), birthDate: '1987-11-21' }),
-  });
-  const { id } = (await res.json()) as { id: string };
-  await approveOverApi(ramp, id);
-  return id;
-}
+const approvedCustomer = () => approvedCustomerOverApi(ramp, 'Davi Rocha', '1987-11-21');
 
 const cases = [
   { width: 1280, path: '/en.html', held: 'Rate held for your payment' },

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { taxIdEndingIn } from '../server/harness';
-import { approveOverApi } from './flows';
+import { approvedCustomerOverApi } from './flows';
 import { type Host, hostPage, sdkUrl, startHost } from './host-page';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
@@ -16,7 +15,6 @@ before(async () => {
   ramp = await startServer({ RAMP_SANDBOX_REVIEW_MS: '200' });
   browser = await launchBrowser();
   host = await startHost(ramp, {
-    '/widget-session.js': { js: `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');` },
     '/en.html': { html: hostPage('widget', 'en', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget amount="100"></ramp-widget>') },
     '/pt.html': { html: hostPage('widget', 'pt-BR', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget amount="100"></ramp-widget>') },
   });
@@ -28,16 +26,7 @@ after(async () => {
   await host?.close();
 });
 
-async function approvedCustomer(): Promise<string> {
-  const res = await fetch(`${ramp.url}/v2/customers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Lia Costa', taxId: taxIdEndingIn('cpf', 0), birthDate: '1993-03-12' }),
-  });
-  const { id } = (await res.json()) as { id: string };
-  await approveOverApi(ramp, id);
-  return id;
-}
+const approvedCustomer = () => approvedCustomerOverApi(ramp, 'Lia Costa', '1993-03-12');
 
 const cases = [
   { width: 1280, path: '/en.html', offline: 'We could not reach the server. Check your connection and try again.' },

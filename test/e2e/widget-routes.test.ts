@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { taxIdEndingIn } from '../server/harness';
-import { approveOverApi, fund, readApi } from './flows';
+import { approvedCustomerOverApi, fund, readApi } from './flows';
 import { type Host, hostPage, sdkUrl, startHost } from './host-page';
 import { launchBrowser, type RunningServer, startServer } from './support';
 
@@ -17,7 +16,6 @@ before(async () => {
   ramp = await startServer({ RAMP_SANDBOX_REVIEW_MS: '200', RAMP_SANDBOX_STEP_MS: '300', RAMP_SANDBOX_BANK_ACCOUNT_MS: '300' });
   browser = await launchBrowser();
   host = await startHost(ramp, {
-    '/widget-session.js': { js: `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');` },
     '/en.html': { html: hostPage('widget', 'en', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget sandbox amount="100"></ramp-widget>') },
     '/pt.html': { html: hostPage('widget', 'pt-BR', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget sandbox amount="100"></ramp-widget>') },
   });
@@ -29,17 +27,7 @@ after(async () => {
   await host?.close();
 });
 
-async function approvedCustomer(): Promise<string> {
-  const res = await fetch(`${ramp.url}/v2/customers`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ramp.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'INDIVIDUAL', name: 'Eva Klein', taxId: taxIdEndingIn('cpf', 0), birthDate: '1985-04-09' }),
-  });
-  assert.equal(res.status, 201);
-  const { id } = (await res.json()) as { id: string };
-  await approveOverApi(ramp, id);
-  return id;
-}
+const approvedCustomer = () => approvedCustomerOverApi(ramp, 'Eva Klein', '1985-04-09');
 
 /** Nothing in the widget (shadow roots pierced) reaches past the screen's right edge. */
 const pastEdge = (page: Page) =>

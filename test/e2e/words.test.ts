@@ -19,7 +19,6 @@ before(async () => {
   ramp = await startServer({ RAMP_SANDBOX_REVIEW_MS: '200', RAMP_SANDBOX_STEP_MS: '300' });
   browser = await launchBrowser();
   host = await startHost(ramp, {
-    '/widget-session.js': { js: `document.querySelector('ramp-widget').session = new URLSearchParams(location.search).get('session');` },
     '/pt.html': { html: hostPage('widget', 'pt-BR', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget></ramp-widget>') },
     '/es.html': { html: hostPage('widget', 'es', ['/host.js', sdkUrl(ramp), '/widget-session.js'], '<ramp-widget></ramp-widget>') },
   });

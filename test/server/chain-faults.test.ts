@@ -11,7 +11,7 @@ import type { Hex } from '../../server/domain/chain/chain-client';
 import { chainNonces } from '../../server/store/schema/index';
 import { client, type TestServer, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
-import { type ChainNode, startChainNode } from './support/chain-node';
+import { type ChainNode, chainFaultEnv, startChainNode } from './support/chain-node';
 import { payouts } from './support/payouts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy';
 import { settle } from './transactions-helpers';
@@ -32,10 +32,7 @@ before(async () => {
   proxy = await startRpcProxy(base.rpcUrl);
   server = await startTestServer({
     RAMP_WALLET_SEED: seed,
-    RAMP_SANDBOX_REVIEW_MS: '600000',
-    RAMP_CHAIN_POLL_MS: '50',
-    RAMP_CHAIN_RETRY_MAX_MS: '200',
-    RAMP_CHAIN_RPC_TIMEOUT_MS: '1000',
+    ...chainFaultEnv,
     RAMP_CHAIN_REPLACE_AFTER_MS: '1000',
     ...base.env(proxy.url, 1),
     ...polygon.env(undefined, 1),

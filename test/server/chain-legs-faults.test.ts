@@ -18,7 +18,7 @@ import { transferOf } from '../../server/store/queries/chain-transfers';
 import { chainDeposits } from '../../server/store/schema/index';
 import { type TestServer, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
-import { type ChainNode, startChainNode } from './support/chain-node';
+import { type ChainNode, chainFaultEnv, startChainNode } from './support/chain-node';
 import { chainLegs } from './support/chain-legs';
 import { payouts } from './support/payouts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy';
@@ -36,10 +36,7 @@ before(async () => {
   proxy = await startRpcProxy(chain.rpcUrl);
   server = await startTestServer({
     RAMP_WALLET_SEED: seed,
-    RAMP_SANDBOX_REVIEW_MS: '600000',
-    RAMP_CHAIN_POLL_MS: '50',
-    RAMP_CHAIN_RETRY_MAX_MS: '200',
-    RAMP_CHAIN_RPC_TIMEOUT_MS: '1000',
+    ...chainFaultEnv,
     ...chain.env(proxy.url, 1),
   });
   p = payouts(server);

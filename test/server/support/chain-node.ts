@@ -88,3 +88,11 @@ export async function startChainNode(p: { chainId: number; blockchain: EvmChain;
   await chain.fund({ usdc: p.usdc, native: p.native });
   return chain;
 }
+
+/** A test server's settings for chain faults: a held review, fast polling, short retries and a short RPC timeout. */
+export const chainFaultEnv = {
+  RAMP_SANDBOX_REVIEW_MS: '600000',
+  RAMP_CHAIN_POLL_MS: '50',
+  RAMP_CHAIN_RETRY_MAX_MS: '200',
+  RAMP_CHAIN_RPC_TIMEOUT_MS: '1000',
+};
