@@ -216,9 +216,9 @@ describe('host pages on another origin', () => {
     await p.close();
   });
 
-  test("the README's backend: a signed-in user onboards, reloads and resumes where they were, and a renewed session still finds the account", async () => {
+  for (const width of [1280, 320]) test(`the README's backend: a signed-in user onboards, reloads and resumes where they were, and a renewed session still finds the account (${width} px)`, async () => {
     const user = `caio-${randomUUID()}`;
-    const p = await browser.newPage();
+    const p = await browser.newPage({ viewport: { width, height: 900 } });
     const errors: string[] = [];
     p.on('pageerror', (e) => errors.push(e.message));
     p.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
