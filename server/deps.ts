@@ -12,7 +12,7 @@ import type { Store } from './store/db';
 import type { FileStore } from './store/file-store';
 import type { Tokens } from './tokens';
 
-/** The database a request or a job is given (inside `withTransaction`, that transaction): what routes hand to the flows. */
+/** The database a request or a job is given (a store's, or a transaction of it): what routes hand to the flows. */
 export type Db = Store['db'];
 
 export interface Deps {

@@ -10,7 +10,7 @@ import { checkParty } from '../domain/associated-parties';
 import { AppError, type FieldIssue, invalid, notFound } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
 import { newId } from '../ids';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { deleteParty, insertParty, listParties, type PartyRow, updateParty } from '../store/queries/associated-parties';
 import { type CustomerRow, lockCustomer, updateCustomer } from '../store/queries/customers';
 import { type DocumentRow, listDocuments } from '../store/queries/documents';
@@ -80,7 +80,7 @@ function storedFields(body: CreateAssociatedParty) {
 }
 
 export async function addParty(deps: PartyDeps, partnerId: string, customerId: string, body: CreateAssociatedParty): Promise<PartyRow> {
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(deps.db, async (tx) => {
     await editableCustomer(tx, partnerId, customerId, 'added');
     const now = deps.clock.now();
     const issues = partyIssues(body, await listParties(tx, partnerId, customerId), now);
@@ -107,7 +107,7 @@ export async function correctParty(
   partyId: string,
   patch: UpdateAssociatedParty,
 ): Promise<{ party: PartyRow; documents: DocumentRow[] }> {
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(deps.db, async (tx) => {
     await editableCustomer(tx, partnerId, customerId, 'corrected');
     const parties = await listParties(tx, partnerId, customerId);
     const current = parties.find((p) => p.id === partyId);
@@ -123,7 +123,7 @@ export async function correctParty(
 }
 
 export async function removeParty(deps: PartyDeps, partnerId: string, customerId: string, partyId: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await inTransaction(deps.db, async (tx) => {
     await editableCustomer(tx, partnerId, customerId, 'removed');
     const parties = await listParties(tx, partnerId, customerId);
     if (!parties.some((p) => p.id === partyId)) throw notFound('Associated party');

@@ -9,7 +9,7 @@ import { assertWritable } from '../domain/verification';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
 import { presentBankAccount } from '../presenters';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { type BankAccountRow, getBankAccount, insertBankAccount, listBankAccounts, lockBankAccount, updateBankAccount } from '../store/queries/bank-accounts';
 import { lockCustomer } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
@@ -85,7 +85,7 @@ export async function createBankAccount(db: Db, deps: BankDeps, partnerId: strin
   if (issues.length) throw invalid(issues);
   const h = body.holder;
   const rail = body.rail as AccountRail;
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const customer = await lockCustomer(tx, partnerId, body.customerId);
     if (!customer) throw unknownReference('customerId', 'customer');
     assertWritable(customer.verificationStatus);

@@ -9,7 +9,7 @@ import { assertAdditionalInformationAllowed } from '../domain/verification';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
 import { presentCustomer, presentCustomerEvent, presentCustomers } from '../presenters';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { type CustomerRow, getCustomer, getCustomerByExternalUserId, insertCustomer, listCustomers, lockCustomer, updateCustomer } from '../store/queries/customers';
 import { insertEvent } from '../store/queries/events';
 
@@ -55,7 +55,7 @@ export async function createCustomer(db: Db, deps: CustomerDeps, partnerId: stri
   const now = deps.clock.now();
   const bad = newCustomerIssues(body, now);
   if (bad.length) throw invalid(bad);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const result = await insertCustomer(tx, {
       id: newId(),
       partnerId,
@@ -93,7 +93,7 @@ export async function listPartnerCustomers(db: Db, deps: CustomerDeps, partnerId
 
 /** Records the questionnaire while the verification allows it; the record must be of the customer's own type. */
 export async function setAdditionalInformation(db: Db, deps: CustomerDeps, partnerId: string, id: string, info: AdditionalInformation): Promise<Customer> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await lockCustomer(tx, partnerId, id);
     if (!row) throw notFound('Customer');
     assertAdditionalInformationAllowed(row.verificationStatus);

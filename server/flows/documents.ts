@@ -7,7 +7,7 @@ import { Text } from '../../src/contract/common';
 import { AppError, type FieldIssue, invalid, unknownReference } from '../domain/errors';
 import { assertWritable } from '../domain/verification';
 import { newId } from '../ids';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import type { Config } from '../config';
 import type { FileStore, StagedFile } from '../store/file-store';
 import { listParties } from '../store/queries/associated-parties';
@@ -149,7 +149,7 @@ export async function recordDocument(
   const file = received.file;
   let published = false;
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       const c = await lockCustomer(tx, partnerId, customerId);
       assertCanUpload(c, { selfie: received.fields.type === 'SELFIE' });
       const f = await checkFields(tx, c, received.fields, opts);
@@ -186,7 +186,7 @@ export async function recordDocument(
 
 /** Removes a published file that no document names, under the hash's lock (so an upload of the same bytes cannot interleave). */
 export async function removeIfUnreferenced(db: Db, files: FileStore, sha256: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await lockFileHash(tx, sha256);
     if (await isFileReferenced(tx, sha256)) return false;
     await files.remove({ kind: 'file', key: sha256 });
@@ -196,7 +196,7 @@ export async function removeIfUnreferenced(db: Db, files: FileStore, sha256: str
 
 /** Liveness done (a selfie on the hosted page, or the sandbox helper): individuals then start review by themselves. */
 export async function completeLiveness(db: Db, deps: FlowDeps, partnerId: string, customerId: string): Promise<CustomerRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const c = await lockCustomer(tx, partnerId, customerId);
     if (!c) throw new AppError('NOT_FOUND', 'Customer not found');
     assertWritable(c.verificationStatus);

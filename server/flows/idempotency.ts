@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AppError } from '../domain/errors';
 import type { Clock } from '../clock';
 import type { SealedBox } from '../tokens';
-import { type Db, withTransaction } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { claimKeyInTx, completeKey, forgetExpiredKey, type IdempotencyRow, readKey, releaseKey } from '../store/queries/idempotency';
 
 const KEPT_HEADERS = ['content-type', 'location'];
@@ -22,13 +22,16 @@ export interface IdempotencyDeps {
 /** What a stored answer is bound to: a body copied to another partner's or key's row does not open. */
 export const answerContext = (partnerId: string, key: string) => JSON.stringify([partnerId, key]);
 
-/** Runs `effect` at most once per key and stores its 2xx answer with it; a refusal releases the key (see http/idempotency.ts). */
+/**
+ * Runs `effect` at most once per key and stores its 2xx answer with it; a refusal releases the key (see
+ * http/idempotency.ts). `effect` is given the key's transaction: whatever it writes there commits with the answer.
+ */
 export async function runIdempotent(
   deps: IdempotencyDeps,
   request: { partnerId: string; requestId: string },
   key: string,
   hash: string,
-  effect: () => Promise<Response>,
+  effect: (db: Db) => Promise<Response>,
 ): Promise<Response> {
   const { partnerId } = request;
   const deadline = Date.now() + WAIT_MAX_MS;
@@ -37,7 +40,7 @@ export async function runIdempotent(
     // a new one (it would run its effect again); the clock moves expiries of money, not of requests.
     await forgetExpiredKey(deps.db, partnerId, key, new Date());
     type Outcome = { ran: Response } | { failed: unknown } | { found: IdempotencyRow | undefined };
-    const outcome = await withTransaction(deps.db, async (tx): Promise<Outcome> => {
+    const outcome = await inTransaction(deps.db, async (tx): Promise<Outcome> => {
       const db = tx as unknown as Db;
       let claimed: boolean;
       try {
@@ -54,7 +57,7 @@ export async function runIdempotent(
       if (!claimed) return { found: await readKey(db, partnerId, key) };
       let res: Response;
       try {
-        res = await effect();
+        res = await effect(db);
       } catch (err) {
         // Refused: what the request did stays as it was without a key; only the claim goes. If the
         // transaction itself failed, it rolls back, the claim with it.

@@ -5,7 +5,7 @@ import { breachedLimit, ceilingIssues, type LimitSet, limitSetWith, limitWindows
 import { CURRENCIES, type Currency } from '../domain/money';
 import type { RateSource } from '../domain/rates/rate-source';
 import type { Clock } from '../clock';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import type { Rider } from '../store/reusable';
 import { type CustomerRow, lockCustomer } from '../store/queries/customers';
 import { addToLimitUsage, getOverride, type LimitUsage, lockedOverrideAndUsage, overrideAndUsage, putOverride, reservationInsert } from '../store/queries/limits';
@@ -102,7 +102,7 @@ export async function setCustomerLimits(
   customerId: string,
   body: { single?: string | null; daily?: string | null; monthly?: string | null },
 ): Promise<TransactionLimits> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await lockCustomer(tx, partnerId, customerId);
     if (!row) throw notFound('Customer');
     const over = ceilingIssues(body, deps.ceilings[row.type]);

@@ -7,7 +7,7 @@ import { accounts } from '../domain/ledger';
 import type { Stablecoin } from '../domain/money';
 import type { Deps } from '../deps';
 import { sandboxRejectedDocument } from '../sandbox/review-provider';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { type CustomerRow, getCustomer, lockCustomer } from '../store/queries/customers';
 import { wakeWorkers } from '../store/queries/jobs';
 import { accountBalances, postMovement } from '../store/queries/ledger';
@@ -37,7 +37,7 @@ export async function fundCustomerWallet(
   if (!wallet) throw new AppError('INVALID_STATE', 'The customer has no wallets yet: wallets are provisioned when verification is APPROVED.');
   // A chain that settles on a node holds the real balances: a credit made up here would put the books beside the chain.
   if (deps.chains.get(f.blockchain)) throw new AppError('INVALID_STATE', `${f.blockchain} settles on-chain here: its balances come from the chain (an on-ramp pays them), never from a sandbox credit.`);
-  await db.transaction((tx) =>
+  await inTransaction(db, (tx) =>
     postMovement(
       tx,
       {
@@ -65,7 +65,7 @@ export async function advanceSandboxClock(db: Db, partnerId: string, ms: number)
 
 /** Decides the review of a customer under verification now; a temporary rejection asks again for a sandbox document. */
 export async function decideSandboxReview(db: Db, deps: FlowDeps, partnerId: string, id: string, outcome: 'APPROVED' | 'TEMPORARY_REJECTION' | 'FINAL_REJECTION'): Promise<CustomerRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const customer = await lockCustomer(tx, partnerId, id);
     if (!customer) throw notFound('Customer');
     const v = await latestVerification(tx, partnerId, id);

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../domain/errors';
 import { assertMove, missingForBusiness, missingForIndividual, type VerificationStatus } from '../domain/verification';
 import { presentCustomerEvent } from '../presenters';
 import type { ReviewDecision, ReviewProvider } from '../sandbox/review-provider';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { setPartiesStatus } from '../store/queries/associated-parties';
 import { type CustomerRow, lockCustomer, updateCustomer } from '../store/queries/customers';
 import { listDocuments, markDocuments } from '../store/queries/documents';
@@ -155,7 +155,7 @@ export async function runReview(tx: Db, deps: FlowDeps, job: { partnerId: string
 
 /** POST /verifications: a business asks for review itself; individuals start with liveness, and a final rejection is final. */
 export async function requestVerification(db: Db, deps: FlowDeps, partnerId: string, customerId: string): Promise<VerificationRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const customer = await lockCustomer(tx, partnerId, customerId);
     if (!customer) throw notFound('Customer');
     if (customer.type !== 'BUSINESS') {

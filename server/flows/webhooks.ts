@@ -3,7 +3,7 @@ import { AppError, invalid, notFound } from '../domain/errors';
 import { generateSecret } from '../domain/webhooks';
 import type { Deps } from '../deps';
 import { newId } from '../ids';
-import type { Db } from '../store/db';
+import { type Db, inTransaction } from '../store/db';
 import { insertEvent } from '../store/queries/events';
 import { presentWebhookEndpoint } from '../presenters';
 import { createDeliveries, deleteEndpoint, getEndpoint, getEvent, insertEndpoint, listAttempts, listEndpoints, pauseEndpoint, resumeEndpoint, updateEndpoint, type WebhookEndpointRow } from '../store/queries/webhooks';
@@ -48,7 +48,7 @@ export async function editEndpoint(db: Db, deps: FlowDeps, partnerId: string, id
   const row = await findEndpoint(db, partnerId, id);
   if (patch.url !== undefined) await checkUrl(deps, patch.url);
   const now = deps.clock.now();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const t = tx as unknown as Db;
     // `enabled: true` on a disabled endpoint resumes it: a paused one's waiting deliveries go out again from now.
     if (patch.enabled === true && !row.enabled) await resumeEndpoint(t, row.id, now);
@@ -63,7 +63,7 @@ export async function editEndpoint(db: Db, deps: FlowDeps, partnerId: string, id
  * other endpoints, and GET /v2/events), once. Resumed with PATCH `enabled: true`.
  */
 export async function pauseFailingEndpoint(db: Db, endpointId: string, failures: number, at: Date): Promise<WebhookEndpointRow | undefined> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const t = tx as unknown as Db;
     const row = await pauseEndpoint(t, endpointId, `${failures} attempts in a row failed`, at);
     if (row) await insertEvent(t, { partnerId: row.partnerId, eventType: 'webhook_endpoint.paused', data: presentWebhookEndpoint(row) }, at);
@@ -73,7 +73,7 @@ export async function pauseFailingEndpoint(db: Db, endpointId: string, failures:
 
 export async function removeEndpoint(db: Db, partnerId: string, id: string): Promise<void> {
   const row = await findEndpoint(db, partnerId, id);
-  await db.transaction((tx) => deleteEndpoint(tx as unknown as Db, row.id));
+  await inTransaction(db, (tx) => deleteEndpoint(tx as unknown as Db, row.id));
 }
 
 /** A new secret, answered in clear (shown once); the old one keeps signing (a second `v1,` entry) for `graceSeconds`. */
@@ -113,7 +113,7 @@ export async function redeliver(db: Db, partnerId: string, eventId: string) {
 export async function sendTestEvent(db: Db, deps: FlowDeps, partnerId: string, id: string) {
   const endpoint = await findEndpoint(db, partnerId, id);
   if (!endpoint.enabled) throw new AppError('INVALID_STATE', 'the endpoint is disabled: enable it first');
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const t = tx as unknown as Db;
     const at = deps.clock.now();
     const eventId = await insertEvent(t, { partnerId, eventType: 'webhook.test', data: { endpointId: endpoint.id, message: 'A test event from Ramp' } }, at);

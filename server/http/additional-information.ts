@@ -36,7 +36,7 @@ export function additionalInformationApp(deps: Deps) {
       issues.push({ path: 'regulatedActivityDetails', message: 'is required when isRegulatedActivity is true', code: 'REQUIRED' });
     }
     if (issues.length) throw invalid(issues);
-    const customer = await setAdditionalInformation(deps.store.db, deps, c.get('partnerId'), id, info);
+    const customer = await setAdditionalInformation(c.var.db, deps, c.get('partnerId'), id, info);
     return c.json(customer, 200);
   });
 }

@@ -4,7 +4,7 @@ import { AssociatedPartySchema, CreateAssociatedPartySchema, UpdateAssociatedPar
 import { Uuid } from '../../src/contract/common';
 import { addParty, correctParty, partiesOf, removeParty } from '../flows/associated-parties';
 import { CustomerIdParam, findCustomer } from './customer-path';
-import type { Deps } from '../deps';
+import type { Db, Deps } from '../deps';
 import { openApiApp, problems } from './openapi-app';
 import { presentParty } from '../presenters';
 
@@ -66,25 +66,25 @@ const remove = createRoute({
 });
 
 export function associatedPartiesApp(deps: Deps) {
-  const flow = { db: deps.store.db, clock: deps.clock };
+  const flow = (db: Db) => ({ db, clock: deps.clock });
   return openApiApp()
     .openapi(create, async (c) => {
       const { id } = c.req.valid('param');
-      return c.json(presentParty(await addParty(flow, c.get('partnerId'), id, c.req.valid('json')), []), 201);
+      return c.json(presentParty(await addParty(flow(c.var.db), c.get('partnerId'), id, c.req.valid('json')), []), 201);
     })
     .openapi(update, async (c) => {
       const { id, partyId } = c.req.valid('param');
-      const { party, documents } = await correctParty(flow, c.get('partnerId'), id, partyId, c.req.valid('json'));
+      const { party, documents } = await correctParty(flow(c.var.db), c.get('partnerId'), id, partyId, c.req.valid('json'));
       return c.json(presentParty(party, documents), 200);
     })
     .openapi(remove, async (c) => {
       const { id, partyId } = c.req.valid('param');
-      await removeParty(flow, c.get('partnerId'), id, partyId);
+      await removeParty(flow(c.var.db), c.get('partnerId'), id, partyId);
       return c.body(null, 204);
     })
     .openapi(list, async (c) => {
       const { id } = c.req.valid('param');
-      const { parties, documents } = await partiesOf(deps.store.db, await findCustomer(deps.store.db, c.get('partnerId'), id));
+      const { parties, documents } = await partiesOf(c.var.db, await findCustomer(c.var.db, c.get('partnerId'), id));
       return c.json({ data: parties.map((p) => presentParty(p, documents)) }, 200);
     });
 }

@@ -51,11 +51,11 @@ export function documentsApp(deps: Deps) {
     if (!isUuid(id)) throw invalid([{ path: 'id', message: 'must be a UUID', code: 'INVALID_FORMAT' }]);
     const partnerId = c.get('partnerId');
     // Refuse before reading the body when the answer cannot be yes.
-    await assertCustomerCanReceive(deps.store.db, deps.config, partnerId, id);
+    await assertCustomerCanReceive(c.var.db, deps.config, partnerId, id);
     return withUpload(c.req.raw, deps.files, documentUpload, (received) =>
       // The Idempotency-Key fingerprint is the file's sha256 (hashed while streaming) and the fields.
-      idempotentUpload(c, { db: deps.store.db, clock: deps.clock, answers: deps.tokens.idempotencyAnswers }, { sha256: received.file?.sha256, fields: received.fields }, async () => {
-        const doc = await recordDocument(deps.store.db, deps, partnerId, id, received, { allowSelfie: false });
+      idempotentUpload(c, { db: c.var.db, clock: deps.clock, answers: deps.tokens.idempotencyAnswers }, { sha256: received.file?.sha256, fields: received.fields }, async (db) => {
+        const doc = await recordDocument(db, deps, partnerId, id, received, { allowSelfie: false });
         return c.json(presentDocument(doc), 201);
       }),
     );
@@ -63,8 +63,8 @@ export function documentsApp(deps: Deps) {
   return app
     .openapi(listDocs, async (c) => {
       const { id } = c.req.valid('param');
-      const row = await findCustomer(deps.store.db, c.get('partnerId'), id);
-      const docs = await customerDocuments(deps.store.db, row);
+      const row = await findCustomer(c.var.db, c.get('partnerId'), id);
+      const docs = await customerDocuments(c.var.db, row);
       return c.json({ data: docs.map(presentDocument) }, 200);
     });
 }

@@ -21,8 +21,7 @@ const route = createRoute({
 });
 
 export function exchangeRatesApp(deps: Deps) {
-  const { db } = deps.store;
   return openApiApp().openapi(route, async (c) => {
-    return c.json(await quote(db, deps, c.get('partnerId'), c.req.valid('json')), 200);
+    return c.json(await quote(c.var.db, deps, c.get('partnerId'), c.req.valid('json')), 200);
   });
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { invalid } from '../domain/errors';
 import { answerContext, type IdempotencyDeps, runIdempotent } from '../flows/idempotency';
+import type { Db } from '../deps';
 import type { AppEnv } from './env';
 
 export { answerContext };
@@ -38,13 +39,19 @@ const isUpload = (c: Context<AppEnv>) => /^multipart\//i.test(c.req.header('cont
 export function idempotency(deps: IdempotencyDeps): MiddlewareHandler<AppEnv> {
   // Without a key (every read) the request goes straight on, with no async frame of its own.
   return (c, next) => {
+    c.set('db', deps.db);
     const key = keyOf(c);
     return key === undefined || isUpload(c) ? next() : keyed(c, next, key);
   };
   async function keyed(c: Context<AppEnv>, next: Next, key: string) {
     const hash = hashOf(c, await c.req.text());
-    const res = await runIdempotent(deps, requestOf(c), key, hash, async () => {
-      await next();
+    const res = await runIdempotent(deps, requestOf(c), key, hash, async (tx) => {
+      c.set('db', tx);
+      try {
+        await next();
+      } finally {
+        c.set('db', deps.db);
+      }
       return c.res;
     });
     if (res !== c.res) return res;
@@ -53,16 +60,17 @@ export function idempotency(deps: IdempotencyDeps): MiddlewareHandler<AppEnv> {
 
 /**
  * Idempotency for a multipart upload, once its bytes have been read: `sha256` is the file's digest (computed
- * while streaming), `fields` the form fields. Without an Idempotency-Key it just runs `effect`.
+ * while streaming), `fields` the form fields. `effect` writes through the database it is given (the key's transaction).
+ * Without an Idempotency-Key it just runs `effect` on `deps.db`.
  */
 export async function idempotentUpload(
   c: Context<AppEnv>,
   deps: IdempotencyDeps,
   upload: { sha256: string | undefined; fields: Record<string, string> },
-  effect: () => Promise<Response>,
+  effect: (db: Db) => Promise<Response>,
 ): Promise<Response> {
   const key = keyOf(c);
-  if (key === undefined) return effect();
+  if (key === undefined) return effect(deps.db);
   const fields = Object.keys(upload.fields)
     .sort()
     .map((k) => [k, upload.fields[k]]);

@@ -49,16 +49,15 @@ const read = createRoute({
 });
 
 export function partnerFeesApp(deps: Deps) {
-  const { db } = deps.store;
   return openApiApp()
     .openapi(create, async (c) => {
-      const row = await createPartnerFee(db, { clock: deps.clock, defaultBlockchain: deps.config.RAMP_DEFAULT_BLOCKCHAIN }, c.get('partnerId'), c.req.valid('json'));
+      const row = await createPartnerFee(c.var.db, { clock: deps.clock, defaultBlockchain: deps.config.RAMP_DEFAULT_BLOCKCHAIN }, c.get('partnerId'), c.req.valid('json'));
       return c.json(present(row), 201);
     })
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listPartnerFeesOf(db, c.get('partnerId'), q);
+      const result = await listPartnerFeesOf(c.var.db, c.get('partnerId'), q);
       return c.json({ data: result.data.map(present), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(present(await readPartnerFee(db, c.get('partnerId'), c.req.valid('param').id)), 200));
+    .openapi(read, async (c) => c.json(present(await readPartnerFee(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200));
 }

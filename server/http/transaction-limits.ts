@@ -23,13 +23,12 @@ const route = createRoute({
 });
 
 export function transactionLimitsApp(deps: Deps) {
-  const { db } = deps.store;
   return openApiApp().openapi(route, async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
     const ceilings = { INDIVIDUAL: deps.config.RAMP_LIMIT_CEILING_INDIVIDUAL, BUSINESS: deps.config.RAMP_LIMIT_CEILING_BUSINESS };
-    const limits = await setCustomerLimits(db, { clock: deps.clock, ceilings }, partnerId, id, body);
+    const limits = await setCustomerLimits(c.var.db, { clock: deps.clock, ceilings }, partnerId, id, body);
     return c.json(limits, 200);
   });
 }

@@ -89,16 +89,15 @@ const list = createRoute({
 });
 
 export function transactionsApp(deps: Deps) {
-  const { db } = deps.store;
   const app = openApiApp();
   return app
-    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(db, deps, c.get('partnerId'), c.req.valid('json'), { idempotencyKey: c.req.header('idempotency-key') })), 201))
-    .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(read, async (c) => c.json(presentTransaction(await readTransaction(db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'), { idempotencyKey: c.req.header('idempotency-key') })), 201))
+    .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .openapi(read, async (c) => c.json(presentTransaction(await readTransaction(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
-      const result = await listPartnerTransactions(db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
+      const result = await listPartnerTransactions(c.var.db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
       return c.json({ data: result.data.map(presentTransaction), pagination: result.pagination }, 200);
     });
 }

@@ -50,15 +50,14 @@ const read = createRoute({
 });
 
 export function verificationsApp(deps: Deps) {
-  const { db } = deps.store;
   return openApiApp()
-    .openapi(start, async (c) => c.json(presentVerification(await requestVerification(db, deps, c.get('partnerId'), c.req.valid('param').id)), 201))
+    .openapi(start, async (c) => c.json(presentVerification(await requestVerification(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id)), 201))
     .openapi(list, async (c) => {
-      const rows = await listCustomerVerifications(db, c.get('partnerId'), c.req.valid('param').id);
+      const rows = await listCustomerVerifications(c.var.db, c.get('partnerId'), c.req.valid('param').id);
       return c.json({ data: rows.map(presentVerification) }, 200);
     })
     .openapi(read, async (c) => {
       const { id, verificationId } = c.req.valid('param');
-      return c.json(presentVerification(await readVerification(db, c.get('partnerId'), id, verificationId)), 200);
+      return c.json(presentVerification(await readVerification(c.var.db, c.get('partnerId'), id, verificationId)), 200);
     });
 }

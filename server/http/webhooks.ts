@@ -87,31 +87,30 @@ const test = createRoute({
 });
 
 export function webhooksApp(deps: Deps) {
-  const { db } = deps.store;
   return openApiApp()
     .openapi(create, async (c) => {
-      const row = await createEndpoint(db, deps, c.get('partnerId'), c.req.valid('json'));
+      const row = await createEndpoint(c.var.db, deps, c.get('partnerId'), c.req.valid('json'));
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 201);
     })
     .openapi(list, async (c) => {
-      const result = await listPartnerEndpoints(db, c.get('partnerId'), c.req.valid('query'));
+      const result = await listPartnerEndpoints(c.var.db, c.get('partnerId'), c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookEndpoint), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(db, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(update, async (c) => c.json(presentWebhookEndpoint(await editEndpoint(db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json'))), 200))
+    .openapi(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .openapi(update, async (c) => c.json(presentWebhookEndpoint(await editEndpoint(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json'))), 200))
     .openapi(remove, async (c) => {
-      await removeEndpoint(db, c.get('partnerId'), c.req.valid('param').id);
+      await removeEndpoint(c.var.db, c.get('partnerId'), c.req.valid('param').id);
       return c.body(null, 204);
     })
     .openapi(rotate, async (c) => {
       const body = c.req.valid('json') as { gracePeriodSeconds?: number } | undefined;
       const grace = body?.gracePeriodSeconds ?? 86_400;
-      const row = await rotateSecret(db, deps, c.get('partnerId'), c.req.valid('param').id, grace);
+      const row = await rotateSecret(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, grace);
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 200);
     })
     .openapi(deliveries, async (c) => {
-      const result = await listEndpointDeliveries(db, c.get('partnerId'), c.req.valid('param').id, c.req.valid('query'));
+      const result = await listEndpointDeliveries(c.var.db, c.get('partnerId'), c.req.valid('param').id, c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookAttempt), pagination: result.pagination }, 200);
     })
-    .openapi(test, async (c) => c.json(await sendTestEvent(db, deps, c.get('partnerId'), c.req.valid('param').id), 202));
+    .openapi(test, async (c) => c.json(await sendTestEvent(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id), 202));
 }

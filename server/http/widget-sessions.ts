@@ -26,9 +26,9 @@ export function widgetSessionsApp(deps: Deps) {
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
     if (body.customerId && body.externalUserId) throw invalid([{ path: 'externalUserId', message: 'is given with customerId: name the customer one way', code: 'CONFLICTING_FIELDS' }]);
-    if (body.customerId) await assertCustomerReference(deps.store.db, partnerId, body.customerId);
+    if (body.customerId) await assertCustomerReference(c.var.db, partnerId, body.customerId);
     // The user's customer, when there is one; only this partner's customers are looked at.
-    const customerId = body.externalUserId ? ((await customerOfUser(deps.store.db, partnerId, body.externalUserId))?.id ?? null) : (body.customerId ?? null);
+    const customerId = body.externalUserId ? ((await customerOfUser(c.var.db, partnerId, body.externalUserId))?.id ?? null) : (body.customerId ?? null);
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + body.expiresIn * 1000);
     const token = await deps.tokens.signWidgetSession({
       partnerId,

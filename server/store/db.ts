@@ -1,5 +1,4 @@
 // Opens the database: embedded PGlite in a data dir by default, PostgreSQL through `pg` when a URL is given; applies the migrations.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
@@ -14,7 +13,7 @@ export type Db = PgDatabase<any, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Store {
-  /** The database; inside `withTransaction` it is that transaction (its `transaction()` a savepoint). */
+  /** The database. Open a transaction on it (or a savepoint in one) with `inTransaction`. */
   db: Db;
   kind: 'pglite' | 'postgres';
   /** True when the database answers a trivial query. */
@@ -46,89 +45,54 @@ export interface StoreOptions {
   onConnectionError?: (err: Error) => void;
 }
 
-const ambient = new AsyncLocalStorage<{ base: Db; tx: Db | undefined }>();
-const baseOf = new WeakMap<Db, Db>();
-
-/**
- * Runs `fn` inside one transaction of `db` that every query through a store's `db` joins (flows' own
- * `transaction()` calls become savepoints). The idempotency layer uses it so that an effect and its stored
- * response commit together.
- *
- * The scope ends when `fn` does, though its async context lives on in whatever `fn` started (a timer, a listener,
- * a promise left running): the transaction's connection goes back to the pool, maybe into another request's
- * transaction, so a later query through `db` takes a connection of its own.
- */
-export function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const base = baseOf.get(db) ?? db;
-  return db.transaction(async (tx) => {
-    const scope = { base, tx: tx as unknown as Db | undefined };
-    try {
-      return await ambient.run(scope, () => fn(tx));
-    } finally {
-      scope.tx = undefined;
-    }
-  });
-}
-
-/**
- * The database itself behind a store's `db`, when no ambient transaction is open (else undefined): what a named prepared
- * statement must be made on, since it stays bound to the session it was prepared with.
- */
-export function baseOutsideTransaction(db: Db): Db | undefined {
-  const base = baseOf.get(db);
-  if (!base) return undefined;
-  const scope = ambient.getStore();
-  return scope?.base === base && scope.tx ? undefined : base;
-}
+/** Each store's database → how a transaction opens on it (PostgreSQL: retryingTransaction; PGlite: its own). */
+const openers = new WeakMap<Db, Db['transaction']>();
 
 /** A PostgreSQL transaction → the drizzle database of the one pooled connection it runs on (see retryingTransaction). */
 const connectionOf = new WeakMap<object, Db>();
 
+/** Marks `db` as a store's database, whose transactions open through `open` (else drizzle's own). */
+export function storeDatabase(db: Db, open?: Db['transaction']): Db {
+  openers.set(db, open ?? ((fn, config) => db.transaction(fn, config)));
+  return db;
+}
+
 /**
- * Where a statement can be prepared once and kept (`.prepare(name)`, which binds it to that database's session): the
- * database itself behind a store's `db` outside transactions; in a PostgreSQL transaction (explicit, or the ambient one
- * behind a store's `db`) the database of the connection it runs on, whose statements run on that connection in order,
- * inside the transaction. Undefined when there is none (a savepoint; any PGlite transaction, which has a session of
- * its own).
+ * Runs `fn` in a transaction of `db`. On a store's database it opens one (on PostgreSQL on a pooled connection of its
+ * own, run again after a deadlock or a serialization failure); on a transaction it opens a savepoint inside it. Flows
+ * take the database they are given and open their transactions here, so a caller's transaction (the idempotency key's)
+ * holds whatever they do.
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  const open = openers.get(db);
+  if (open) return open(fn, config);
+  // A savepoint runs on its transaction's connection: statements prepared for that connection serve it too.
+  const home = connectionOf.get(db);
+  const run = home
+    ? (inner: Tx) => {
+        connectionOf.set(inner, home);
+        return fn(inner);
+      }
+    : fn;
+  return db.transaction(run as never, config) as Promise<T>;
+}
+
+/**
+ * `db` itself when it is a store's database, undefined when it is a transaction: what a named prepared statement must be
+ * made on, since it stays bound to the session it was prepared with.
+ */
+export function baseOutsideTransaction(db: Db): Db | undefined {
+  return openers.has(db) ? db : undefined;
+}
+
+/**
+ * Where a statement can be prepared once and kept (`.prepare(name)`, which binds it to that database's session): a
+ * store's database; in a PostgreSQL transaction or savepoint, the database of the connection it runs on, whose statements
+ * run on that connection in order, inside the transaction. Undefined when there is none (any PGlite transaction, which
+ * has a session of its own).
  */
 export function preparedHome(db: Db): Db | undefined {
-  const base = baseOf.get(db);
-  if (!base) return connectionOf.get(db);
-  const scope = ambient.getStore();
-  const tx = scope?.base === base ? scope.tx : undefined;
-  return tx ? connectionOf.get(tx) : base;
-}
-
-/**
- * A `Db` that is the ambient transaction while there is one, else the database itself, whose transactions run through
- * `transaction` when given (PostgreSQL's retryingTransaction) rather than drizzle's own.
- */
-export function ambientDb(base: Db, transaction?: Db['transaction']): Db {
-  const proxy = new Proxy(base, {
-    get(target, prop) {
-      const scope = ambient.getStore();
-      const tx = scope?.base === target ? scope.tx : undefined;
-      const current = (tx ?? target) as unknown as Record<PropertyKey, unknown>;
-      // A flow's own transaction inside the ambient one is a savepoint on the same connection: statements prepared
-      // for that connection serve it too.
-      if (prop === 'transaction' && (tx || transaction)) return tx ? savepointOn(tx) : transaction;
-      const v = current[prop];
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(current) : v;
-    },
-  });
-  baseOf.set(proxy, base);
-  return proxy;
-}
-
-/** `tx.transaction` (a savepoint), whose transaction runs on the connection `tx` runs on. */
-function savepointOn(tx: Db): Db['transaction'] {
-  return (fn, config) => {
-    const home = connectionOf.get(tx);
-    return tx.transaction((inner) => {
-      if (home) connectionOf.set(inner, home);
-      return fn(inner);
-    }, config);
-  };
+  return openers.has(db) ? db : connectionOf.get(db);
 }
 
 /**
@@ -227,7 +191,7 @@ async function openPostgres(url: string, opts: StoreOptions): Promise<Store> {
   pool.on('connect', (client) => client.on('error', report));
   // /readyz asks the database on a connection of its own: a pool with every client in use is busy, not down.
   const probe = healthProbe({ connectionString: url, options, connectionTimeoutMillis: connectTimeoutMs }, connectTimeoutMs);
-  const db = ambientDb(drizzlePg(pool, { schema }) as unknown as Db, retryingTransaction(pool, counter) as Db['transaction']);
+  const db = storeDatabase(drizzlePg(pool, { schema }) as unknown as Db, retryingTransaction(pool, counter) as Db['transaction']);
   let closed: Promise<void> | undefined;
   return {
     db,

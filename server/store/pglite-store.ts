@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { ambientDb, type Db, migrationsFolder, ping, type Store } from './db';
+import { type Db, storeDatabase, migrationsFolder, ping, type Store } from './db';
 import { tracedPglite } from './pglite-tracing';
 import * as schema from './schema/index';
 
@@ -100,7 +100,7 @@ export async function openPglite(dataDir: string): Promise<Store> {
   if (template && !fromTemplate) await writeTemplate(client, template);
   // PGlite plans every parameterised statement (the unnamed statement; an SQL-level EXECUTE takes no bound parameters):
   // named statements are plain queries here, dearer than prepared ones (docs/performance.md); PGlite is the demo's store.
-  const db = ambientDb(base);
+  const db = storeDatabase(base);
   return {
     db,
     kind: 'pglite',

@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { inJobSpan } from '../tracing';
-import { type Db, isConnectionError, type Tx } from '../store/db';
+import { type Db, isConnectionError, type Tx, inTransaction } from '../store/db';
 import { deleteExpiredKeys } from '../store/queries/idempotency';
 import { removeExpiredSessionUploads } from '../store/queries/session-uploads';
 import { deleteOldAttempts, deleteOldEvents } from '../store/queries/webhooks';
@@ -104,8 +104,7 @@ export class JobRunner {
 
   /** Claims one due job and runs it in the claim's transaction; answers false when none could be claimed. */
   private async runOne(): Promise<boolean> {
-    return this.db
-      .transaction(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
         const job = await claimDueJob(tx, new Date());
         if (!job) return false;
         // The job runs on its partner's clock, as the request that enqueued it did.
@@ -114,7 +113,7 @@ export class JobRunner {
             const handler = this.handlers[job.kind];
             if (!handler) throw new AppError('INTERNAL', `no handler for job kind ${job.kind}`);
             // A savepoint: a failing handler undoes its own writes, and the claim's transaction records the retry.
-            await inJobSpan(job, () => tx.transaction((inner) => handler(inner, job)));
+            await inJobSpan(job, () => inTransaction(tx, (inner) => handler(inner, job)));
             await finishJob(tx, job.id, this.clock.now());
             this.metrics?.jobRuns.inc({ kind: job.kind, outcome: 'done' });
           } catch (err) {
@@ -177,16 +176,16 @@ export class JobRunner {
     let idleMs = intervalMs;
     let polling = false;
     let woken = false;
-    // A wake comes from inside the enqueuing request, whose async context holds its (soon closed) ambient transaction and
-    // partner clock; a timer set there would carry them into every later poll. Polls run in the context of `start`.
+    // A wake comes from inside the enqueuing request, whose async context holds its partner clock; a timer set there
+    // would carry it into every later poll. Polls run in the context of `start`.
     const inWorkerContext = AsyncResource.bind(() => tick());
     const schedule = (ms: number) => {
       if (this.stopped) return;
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(inWorkerContext, ms);
     };
-    // Bound to this context: a wake comes from a request's transaction (enqueueJob), whose async context the
-    // timer would otherwise carry into every later poll, and the worker's transactions with it.
+    // Bound to this context: a wake comes from a request (enqueueJob), whose async context the timer would otherwise
+    // carry into every later poll.
     const tick = AsyncResource.bind(() => {
       if (this.stopped) return;
       polling = true;

@@ -8,7 +8,7 @@ import { PartnerClock } from '../../server/clock';
 import { generateSecret } from '../../server/domain/webhooks';
 import { newId } from '../../server/ids';
 import { createLogger } from '../../server/logger';
-import { openStore, type Store } from '../../server/store/db';
+import { openStore, type Store, inTransaction } from '../../server/store/db';
 import { insertEvent } from '../../server/store/queries/events';
 import { claimDueJob, enqueueJob } from '../../server/store/queries/jobs';
 import { claimDueAttempts, fanOutEvents, finishAttempt, insertEndpoint } from '../../server/store/queries/webhooks';
@@ -109,7 +109,7 @@ describe('webhook delivery claims (PostgreSQL)', { skip: SKIP }, () => {
     const arrive = barrier(CLAIMERS);
     const { results, errors } = await race((s) =>
       // The claim's transaction is a savepoint of this one, so its row locks last until every claimer has claimed.
-      s.db.transaction(async (tx) => {
+      inTransaction(s.db, async (tx) => {
         const claimed = await claimDueAttempts(tx as never, now, 60_000, 10);
         await arrive();
         return claimed.map((c) => c.deliveryId);
@@ -156,7 +156,7 @@ describe('job claims (PostgreSQL)', { skip: SKIP }, () => {
     const ids = await dueJobs(CLAIMERS * 2, 'claims.held');
     const arrive = barrier(CLAIMERS);
     const { results, errors } = await race((s) =>
-      s.db.transaction(async (tx) => {
+      inTransaction(s.db, async (tx) => {
         const job = await claimDueJob(tx as never, new Date());
         await arrive();
         return job?.id;

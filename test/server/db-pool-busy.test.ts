@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openStore, type Store } from '../../server/store/db';
+import { openStore, type Store, inTransaction } from '../../server/store/db';
 import { client, individual, startTestServer, type TestServer } from './harness';
 
 const url = process.env.DATABASE_URL;
@@ -34,7 +34,7 @@ describe('a busy pool', { skip }, () => {
     const api = client(server, server.apiKey);
     assert.equal((await api.get('/v2/customers')).status, 200);
     // Both connections held for 2 s by transactions that sleep.
-    const holding = Promise.all([0, 1].map(() => store.db.transaction(async (tx) => tx.execute(sql`select pg_sleep(2)`))));
+    const holding = Promise.all([0, 1].map(() => inTransaction(store.db, async (tx) => tx.execute(sql`select pg_sleep(2)`))));
     await new Promise((r) => setTimeout(r, 200));
     const busy = await api.post('/v2/customers', individual());
     assert.equal(busy.status, 503, busy.text);

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { balanceDrift, ledgerSums } from '../../server/store/queries/ledger';
 import { type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
+import { inTransaction } from '../../server/store/db';
 
 const SKIP = process.env.DATABASE_URL ? false : 'SKIPPED: deadlock tests need PostgreSQL (set DATABASE_URL); PGlite runs one statement at a time';
 if (SKIP) process.stderr.write(`\n*** ${SKIP} ***\n\n`);
@@ -56,7 +57,7 @@ describe('opposite movements (PostgreSQL)', { skip: SKIP }, () => {
     const bothHolding = new Promise<void>((r) => (release = r));
     const cross = (first: number, second: number) => {
       let attempt = 0;
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         attempt++;
         await tx.execute(sql`UPDATE deadlock_probe SET n = n + 1 WHERE id = ${first}`);
         if (attempt === 1) {

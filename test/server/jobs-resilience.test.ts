@@ -6,7 +6,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../server/domain/errors';
 import { createLogger } from '../../server/logger';
-import { type Store, withTransaction } from '../../server/store/db';
+import { type Store, inTransaction } from '../../server/store/db';
 import { enqueueJob } from '../../server/store/queries/jobs';
 import { idempotencyKeys, jobs } from '../../server/store/schema/index';
 import { JobRunner, type JobHandler } from '../../server/workers/runner';
@@ -200,8 +200,8 @@ test('a job enqueued in a transaction runs in a transaction of its own, after th
   r.start(10);
   try {
     await new Promise((res) => setTimeout(res, 100)); // idle between polls, so the enqueue's wake schedules the next one
-    await withTransaction(store.db, async (tx) => {
-      await enqueueJob(tx as unknown as Store['db'], { partnerId, kind: 'probe', payload: {}, runAt: new Date(Date.now() - 1000) });
+    await inTransaction(store.db, async (tx) => {
+      await enqueueJob(tx, { partnerId, kind: 'probe', payload: {}, runAt: new Date(Date.now() - 1000) });
       // The poll the wake scheduled comes due while this transaction is open; it used to run in it.
       await new Promise((res) => setTimeout(res, 200));
     });

@@ -6,7 +6,7 @@ import { type SQLWrapper, sql } from 'drizzle-orm';
 import { PartnerClock } from '../../server/clock';
 import { newId } from '../../server/ids';
 import { createLogger } from '../../server/logger';
-import type { Store } from '../../server/store/db';
+import { type Store, inTransaction } from '../../server/store/db';
 import { claimStatements } from '../../server/store/queries/jobs';
 import { jobs } from '../../server/store/schema/index';
 import { JobRunner } from '../../server/workers/runner';
@@ -40,8 +40,7 @@ const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(node
 /** The executed plan of one claim statement, in a transaction rolled back afterwards (the claim's locks go with it). */
 async function planOf(statement: SQLWrapper): Promise<PlanNode[]> {
   let plan: PlanNode[] = [];
-  await store.db
-    .transaction(async (tx) => {
+  await inTransaction(store.db, async (tx) => {
       const [row] = rowsOf<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(await tx.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`));
       const json = row!['QUERY PLAN'];
       plan = nodesOf((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan);

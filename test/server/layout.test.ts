@@ -103,6 +103,13 @@ describe('the layout', () => {
     for (const c of ['at most 50 MB', 'a 15 % holder is refused', 'retries after 150 ms']) assert.ok(!MEASUREMENT.test(c), c);
   });
 
+  test('transactions open through inTransaction (a store database or a savepoint, passed explicitly), never drizzle\'s own', () => {
+    const direct = /\.transaction\s*\(/;
+    const found = files.filter((f) => f !== 'server/store/db.ts').filter((f) => readFileSync(join(root, f), 'utf8').split('\n').some((line) => direct.test(line) && !/^\s*(\/\/|\*)/.test(line)));
+    assert.deepEqual(found, []);
+    assert.equal(readFileSync(join(root, 'server/store/db.ts'), 'utf8').includes('AsyncLocalStorage'), false, 'no ambient transaction');
+  });
+
   test('the checker sees a forbidden import (a route importing the store is caught)', () => {
     assert.equal(FORBIDDEN.http!('server/store/db'), true);
     assert.equal(FORBIDDEN.domain!('server/store/queries/customers'), true);

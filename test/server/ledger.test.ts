@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AppError } from '../../server/domain/errors';
 import { accounts, type Entry } from '../../server/domain/ledger';
 import { newId } from '../../server/ids';
-import type { Db, Store } from '../../server/store/db';
+import { type Db, type Store, inTransaction } from '../../server/store/db';
 import { accountBalances, balanceDrift, ledgerSums, postMovement } from '../../server/store/queries/ledger';
 import { openTestStore } from './harness';
 
@@ -30,7 +30,7 @@ async function ledgerOf(partnerId: string) {
 }
 
 /** Posts `entries` as one movement in its own transaction, as every caller does. */
-const post = (partnerId: string, entries: Entry[], kind = 'test') => db().transaction((tx) => postMovement(tx as unknown as Db, { partnerId, kind, entries }, new Date()));
+const post = (partnerId: string, entries: Entry[], kind = 'test') => inTransaction(db(), (tx) => postMovement(tx as unknown as Db, { partnerId, kind, entries }, new Date()));
 
 /** Asserts that posting is refused with INTERNAL naming the imbalance, and that the partner's ledger is as it was. */
 async function refused(partnerId: string, entries: Entry[], message: RegExp) {

@@ -9,6 +9,7 @@ import { redeemQuote } from '../../server/store/queries/exchange-rates';
 import { ledgerSums } from '../../server/store/queries/ledger';
 import { business, client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
+import { inTransaction } from '../../server/store/db';
 
 let server: TestServer;
 before(async () => {
@@ -184,7 +185,7 @@ describe('redeeming a locked quote', () => {
     const { db } = server.deps.store;
     const redeem = async (over: Record<string, string> = {}) => {
       const now = await server.nowFor(partnerId);
-      return db.transaction((tx) => redeemQuote(tx, { partnerId, customerId: id, id: q.id, usedBy: 'x', now, ...over }));
+      return inTransaction(db, (tx) => redeemQuote(tx, { partnerId, customerId: id, id: q.id, usedBy: 'x', now, ...over }));
     };
     await assert.rejects(redeem({ partnerId: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d' }), { code: 'NOT_FOUND' });
     await assert.rejects(redeem({ customerId: '01936f2a-7c1e-7aa8-9d4b-3f1c2e5a6b7d' }), { code: 'NOT_FOUND' });
@@ -277,7 +278,7 @@ describe('transaction limits', () => {
     const { api, partnerId } = await newPartner(server);
     const { body: c } = await api.post('/v2/customers', individual());
     const { db } = server.deps.store;
-    const reserve = (ref: string) => db.transaction((tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '900.00', ref));
+    const reserve = (ref: string) => inTransaction(db, (tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '900.00', ref));
     await reserve('first');
     const results = [await reserve('a').then((v) => ({ status: 'fulfilled', value: v }), (reason) => ({ status: 'rejected', reason }))];
     results.push(await reserve('b').then((v) => ({ status: 'fulfilled', value: v }), (reason) => ({ status: 'rejected', reason })));
@@ -288,7 +289,7 @@ describe('transaction limits', () => {
     assert.equal(refused[0]!.reason.extra.remaining, '200.00');
     const limits = (await api.get(`/v2/customers/${c.id}?includeTransactionLimits=true`)).body.transactionLimits;
     assert.deepEqual(limits.daily, { max: '2000.00', used: '1800.00', remaining: '200.00' });
-    await assert.rejects(reserve('too-big-alone').then(() => db.transaction((tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '1000.01', 'single'))), {
+    await assert.rejects(reserve('too-big-alone').then(() => inTransaction(db, (tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '1000.01', 'single'))), {
       code: 'TRANSACTION_LIMIT_EXCEEDED',
     });
   });

@@ -17,6 +17,7 @@ import { balanceDrift, ledgerSums, postMovement } from '../../server/store/queri
 import { business, client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
 import { address, approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 import { pixAccount, settle } from './transactions-helpers';
+import { inTransaction } from '../../server/store/db';
 
 const SKIP = process.env.DATABASE_URL
   ? false
@@ -57,7 +58,7 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       const { db } = server.deps.store;
       const now = await server.nowFor(partnerId);
       const attempts = await Promise.allSettled(
-        Array.from({ length: 100 }, (_, i) => db.transaction((tx) => redeemQuote(tx, { partnerId, customerId: id, id: q.id, usedBy: `tx-${i}`, now }))),
+        Array.from({ length: 100 }, (_, i) => inTransaction(db, (tx) => redeemQuote(tx, { partnerId, customerId: id, id: q.id, usedBy: `tx-${i}`, now }))),
       );
       const won = attempts.filter((a) => a.status === 'fulfilled');
       assert.equal(won.length, 1);
@@ -104,7 +105,7 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       const { db } = server.deps.store;
       const now = await server.nowFor(partnerId);
       const ids = Array.from({ length: 100 }, () => randomUUID());
-      const attempts = await Promise.allSettled(ids.map((customerId, i) => db.transaction((tx) => redeemQuote(tx, { partnerId, customerId, id: lock.body.id, usedBy: `tx-${i}`, now }))));
+      const attempts = await Promise.allSettled(ids.map((customerId, i) => inTransaction(db, (tx) => redeemQuote(tx, { partnerId, customerId, id: lock.body.id, usedBy: `tx-${i}`, now }))));
       const won = attempts.flatMap((a, i) => (a.status === 'fulfilled' ? [{ i, quote: a.value }] : []));
       assert.equal(won.length, 1);
       assert.equal(won[0]!.quote.customerId, ids[won[0]!.i]);
@@ -129,7 +130,7 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       await api.post('/v2/sandbox/wallets/fund', { customerId: id, blockchain: 'POLYGON', stablecoin: 'USDT', amount: '50' });
       const { db } = server.deps.store;
       const debit = () =>
-        db.transaction((tx) =>
+        inTransaction(db, (tx) =>
           postMovement(
             tx,
             {
@@ -157,7 +158,7 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       for (const c of [a.id, b]) await a.api.post('/v2/sandbox/wallets/fund', { customerId: c, blockchain: 'BASE', stablecoin: 'USDC', amount: '100' });
       const { db } = server.deps.store;
       const move = (from: string, to: string) =>
-        db.transaction((tx) =>
+        inTransaction(db, (tx) =>
           postMovement(
             tx,
             {
@@ -230,7 +231,7 @@ describe('races (PostgreSQL)', { skip: SKIP }, () => {
       const { api, partnerId } = await newPartner(server);
       const { body: c } = await api.post('/v2/customers', individual());
       const { db } = server.deps.store;
-      const reserve = (ref: string) => db.transaction((tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '300.00', ref));
+      const reserve = (ref: string) => inTransaction(db, (tx) => reserveLimit(tx, server.deps, { partnerId, customerId: c.id }, '300.00', ref));
       const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => reserve(`r${i}`)));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 6);
       const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { newId } from '../../server/ids';
-import { withTransaction } from '../../server/store/db';
+import { inTransaction } from '../../server/store/db';
 import { insertWithRiders, reusable } from '../../server/store/reusable';
 import { jobs, partners } from '../../server/store/schema/index';
 import { openTestStore } from './harness';
@@ -37,10 +37,10 @@ describe('reusable statements', () => {
       }
       assert.deepEqual(await jobsOf(store.db, { partnerId: newId(), kind: 'a' }), []);
 
-      // In a transaction, explicit or ambient (the store's db inside withTransaction): it sees the transaction's own
-      // uncommitted row, and the rollback takes back what it wrote.
+      // In a transaction, or a savepoint inside one: it sees the transaction's own uncommitted row, and the rollback takes
+      // back what it wrote.
       await assert.rejects(
-        store.db.transaction(async (tx) => {
+        inTransaction(store.db, async (tx) => {
           await tx.insert(jobs).values({ id: newId(), partnerId, kind: 'c', payload: {}, runAt: at });
           assert.equal((await jobsOf(tx, { partnerId, kind: 'c' })).length, 1);
           throw new Error('roll back');
@@ -48,11 +48,13 @@ describe('reusable statements', () => {
         /roll back/,
       );
       await assert.rejects(
-        withTransaction(store.db, async () => {
-          await insertWithRiders(store.db, jobs, { id: newId(), partnerId, kind: 'd', payload: {}, runAt: at });
-          assert.equal((await jobsOf(store.db, { partnerId, kind: 'd' })).length, 1, 'the ambient transaction');
-          throw new Error('roll back');
-        }),
+        inTransaction(store.db, (tx) =>
+          inTransaction(tx, async (sp) => {
+            await insertWithRiders(sp, jobs, { id: newId(), partnerId, kind: 'd', payload: {}, runAt: at });
+            assert.equal((await jobsOf(tx, { partnerId, kind: 'd' })).length, 1, 'the savepoint, seen from its transaction');
+            throw new Error('roll back');
+          }),
+        ),
         /roll back/,
       );
       assert.deepEqual(await jobsOf(store.db, { partnerId, kind: 'c' }), []);
@@ -88,18 +90,18 @@ describe('reusable statements', () => {
       builds = 0;
       const postgres = store.kind === 'postgres';
       for (let i = 0; i < 3; i++) {
-        await store.db.transaction(async (tx) => {
+        await inTransaction(store.db, async (tx) => {
           await tx.insert(jobs).values({ id: newId(), partnerId, kind: `t${i}`, payload: {}, runAt: at });
           await same(tx, `t${i}`);
           await same(tx, 'k');
         });
-        await withTransaction(store.db, async () => {
-          await same(store.db, 'k');
-          // A flow's own transaction inside the ambient one: a savepoint on the same connection.
-          await store.db.transaction(async (sp) => {
+        await inTransaction(store.db, async (tx) => {
+          await same(tx, 'k');
+          // A flow's own transaction inside its caller's: a savepoint on the same connection.
+          await inTransaction(tx, async (sp) => {
             await sp.insert(jobs).values({ id: newId(), partnerId, kind: `s${i}`, payload: {}, runAt: at });
             await same(sp, `s${i}`);
-            await same(store.db, `s${i}`);
+            await same(tx, `s${i}`);
           });
         });
       }

@@ -9,7 +9,7 @@ import { createApp } from '../../server/app';
 import { bootstrap } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { withTransaction } from '../../server/store/db';
+import { inTransaction } from '../../server/store/db';
 import { openTestStore } from './harness';
 
 describe('store', () => {
@@ -75,29 +75,14 @@ describe('store', () => {
         return store.statements() - before;
       };
       assert.equal(await counted(() => store.db.execute(sql`select 1`)), 1);
-      assert.equal(await counted(() => store.db.transaction(async (tx) => tx.execute(sql`select 1`))), 3);
-      const failing = () => store.db.transaction(async (tx) => Promise.reject(new Error(`after ${(await tx.execute(sql`select 1`)) && 1} query`)));
+      assert.equal(await counted(() => inTransaction(store.db, async (tx) => tx.execute(sql`select 1`))), 3);
+      const failing = () => inTransaction(store.db, async (tx) => Promise.reject(new Error(`after ${(await tx.execute(sql`select 1`)) && 1} query`)));
       assert.equal(await counted(failing), 3);
       if (store.kind === 'pglite') {
         // Counted in a view in front of the client: no method of PGlite's object is replaced.
         const client = (store.db as unknown as { $client: object }).$client;
         for (const method of ['query', 'exec', 'transaction']) assert.equal(Object.hasOwn(client, method), false, method);
       }
-    } finally {
-      await drop();
-    }
-  });
-
-  test('work a transaction leaves running (a timer, a listener) queries outside it once it has ended', async () => {
-    const { store, drop } = await openTestStore();
-    try {
-      let later!: Promise<unknown>;
-      await withTransaction(store.db, async () => {
-        later = new Promise((resolve) => setTimeout(resolve, 50)).then(() => store.db.transaction((tx) => tx.execute(sql`select 1`)));
-      });
-      // It used to join the ended transaction: a savepoint on a connection back in the pool (PostgreSQL 25P01,
-      // or inside another request's transaction), a closed transaction on PGlite.
-      await later;
     } finally {
       await drop();
     }

@@ -15,6 +15,7 @@ import { OrphanSweeper, sweepOrphanFiles } from '../../server/workers/orphan-swe
 import { client, individual, type TestServer, startTestServer } from './harness';
 import { individualInfo, JPG } from './kyc-helpers';
 import { eventually, pdfOfSize, sha256, storeEntries, type UploadTarget, uploadTargets, uploadTo } from './uploads-helpers';
+import { inTransaction } from '../../server/store/db';
 
 let server: TestServer;
 let targets: UploadTarget[];
@@ -247,7 +248,7 @@ describe('orphan sweep', () => {
     const gate = new Promise<void>((r) => (release = r));
     let published!: () => void;
     const atGate = new Promise<void>((r) => (published = r));
-    const upload = server.deps.store.db.transaction(async (tx) => {
+    const upload = inTransaction(server.deps.store.db, async (tx) => {
       const now = new Date();
       await insertDocument(tx, { id: newId(), partnerId: server.deps.partnerId!, customerId, type: 'OTHER', fileName: 'x.pdf', contentType: 'application/pdf', size: bytes.length, sha256: staged.sha256, createdAt: now, updatedAt: now });
       await lockFileHash(tx, staged.sha256);

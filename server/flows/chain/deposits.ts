@@ -7,7 +7,7 @@ import { fromBaseUnits } from '../../domain/chain/amounts';
 import { accounts } from '../../domain/ledger';
 import { Decimal, type Stablecoin } from '../../domain/money';
 import type { Deps } from '../../deps';
-import type { Db } from '../../store/db';
+import { type Db, inTransaction } from '../../store/db';
 import { presentDeposit } from '../../presenters';
 import { advanceCursor, cursorOf, initCursor, insertDeposit, leadCursor, lockCursorAt, releaseCursor } from '../../store/queries/chain-deposits';
 import { walletsAt } from '../../store/queries/wallets';
@@ -82,7 +82,7 @@ export async function scanDeposits(deps: DepositDeps, chain: ChainRuntime, owner
     return wallet ? [{ ...f, wallet }] : [];
   });
   if (deposits.length > 0) crashPoint(deps, 'deposits-read');
-  const credited = await db.transaction(async (tx) => {
+  const credited = await inTransaction(db, async (tx) => {
     if (!(await lockCursorAt(tx, blockchain, owner, cursor.scannedBlock))) return undefined;
     const at = new Date();
     let n = 0;

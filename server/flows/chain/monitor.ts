@@ -21,6 +21,7 @@ import {
 import type { ChainRuntime } from './chains';
 import { crashPoint } from './crash-point';
 import { confirmTransfer } from './payouts';
+import { inTransaction } from '../../store/db';
 
 export interface MonitorTiming {
   pollMs: number;
@@ -143,7 +144,7 @@ class Check {
       return this.wait('INSUFFICIENT_GAS', `treasury ${from} holds ${formatEther(balance)} of ${row.blockchain}'s native coin; this transfer may need ${formatEther(needed)}`);
     }
     const now = new Date();
-    const signed = await this.db.transaction(async (tx) => {
+    const signed = await inTransaction(this.db, async (tx) => {
       const locked = await lockTransferAt(tx, row.id, row.version);
       if (locked?.status !== 'QUEUED') throw new Superseded();
       const nonce = await allocateNonce(tx, chain.settings.blockchain, from, pending, now);
@@ -193,7 +194,7 @@ class Check {
     // The gas transfer and this transfer's wait for it are one step: written together or not at all.
     const value = gasCost * GAS_FUNDING_MULTIPLE - balance;
     const now = new Date();
-    const next = await this.db.transaction(async (tx) => {
+    const next = await inTransaction(this.db, async (tx) => {
       if (!existing) {
         await queueChainTransfer(
           tx,
@@ -300,7 +301,7 @@ class Check {
     const fees = bumpFees({ maxFeePerGas: BigInt(row.maxFeePerGas!), maxPriorityFeePerGas: BigInt(row.maxPriorityFeePerGas!) }, await client.fees());
     await client.chainId();
     const now = new Date();
-    const next = await this.db.transaction(async (tx) => {
+    const next = await inTransaction(this.db, async (tx) => {
       if (!(await lockTransferAt(tx, row.id, row.version))) throw new Superseded();
       const common = { privateKey: this.signingKey(), to: row.toAddress as Hex, nonce: row.nonce!, gas: BigInt(row.gas!), ...fees };
       const s = row.asset === NATIVE_ASSET ? await client.signNativeTransfer({ ...common, value: BigInt(row.amount!) }) : await client.signTokenTransfer({ ...common, token: row.token as Hex, amount: BigInt(row.amount!) });

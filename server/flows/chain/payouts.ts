@@ -4,7 +4,7 @@ import { AppError } from '../../domain/errors';
 import type { ChainTransferKind } from '../../domain/chain/payout';
 import type { Stablecoin } from '../../domain/money';
 import { transactionExplorerUrl } from '../../domain/wallets';
-import type { Db } from '../../store/db';
+import { type Db, inTransaction } from '../../store/db';
 import { type ChainTransferRow, lockTransferAt, queueChainTransfer, transferOf, updateTransferAt } from '../../store/queries/chain-transfers';
 import { partnerClockOffset } from '../../store/queries/partner-clocks';
 import { lockTransaction, type TransactionRow } from '../../store/queries/transactions';
@@ -73,7 +73,7 @@ const NEXT: Record<Leg, { type: TransactionRow['type']; from: TransactionRow['st
  * there first.
  */
 export async function confirmTransfer(db: Db, deps: TxDeps, t: ChainTransferRow, hash: string): Promise<ChainTransferRow | undefined> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     if (!(await lockTransferAt(tx, t.id, t.version))) return undefined;
     const now = new Date();
     const done = await updateTransferAt(tx, t.id, t.version, { status: 'CONFIRMED', hash, confirmedAt: now, failures: 0, waitReason: null, lastError: null }, now);

@@ -10,6 +10,7 @@ import { getTransaction, lockTransaction, updateTransaction } from '../../store/
 import { chargeOf, insertReceipt, openRefunds, type PixChargeRow, type PixReceiptRow, receiptsOf, updateCharge, updateReceipt } from '../../store/queries/pix';
 import { moveTo } from '../transactions/lifecycle';
 import { crashPoint } from './crash';
+import { inTransaction } from '../../store/db';
 
 type PixDeps = Pick<Deps, 'store' | 'logger' | 'clock' | 'config' | 'rates' | 'settlement' | 'chains'> & { pix: PixPsp };
 
@@ -68,7 +69,7 @@ export async function confirmPix(deps: PixDeps, e2eid: string, known?: ReceivedP
   if (!charge) return 'not-ours';
   crashPoint(deps, 'after-pix-read');
   const now = new Date();
-  return deps.store.db.transaction(async (tx) => {
+  return inTransaction(deps.store.db, async (tx) => {
     const row = await lockTransaction(tx, charge.partnerId, charge.transactionId);
     if (!row) return 'not-ours';
     const inTime = Date.parse(pix.horario) < charge.expiresAt.getTime();
@@ -160,7 +161,7 @@ const refundError = (valor: string, reason: string, refundId: string, status: st
  */
 async function refundMoved(deps: PixDeps, r: PixReceiptRow, status: RefundStatus): Promise<void> {
   const now = new Date();
-  await deps.store.db.transaction(async (tx) => {
+  await inTransaction(deps.store.db, async (tx) => {
     await updateReceipt(tx, r.e2eid, { refundStatus: status }, now);
     deps.logger.info({ e2eid: r.e2eid, refundId: r.refundId, status }, 'refund of a received Pix');
     if (!r.transactionId) return;

@@ -5,7 +5,7 @@
 // between the PSP's answer and our record finds the payout again and never sends a second one.
 import { type PixPsp, PspRefusedError, PspUnavailableError, idEnvioOf } from '../../domain/pix/pix-psp';
 import type { Deps } from '../../deps';
-import type { Db } from '../../store/db';
+import { type Db, inTransaction } from '../../store/db';
 import { type PixPayoutRow, queuePayout, updatePayout } from '../../store/queries/pix';
 import { lockTransaction, type TransactionRow } from '../../store/queries/transactions';
 import { moveTo } from '../transactions/lifecycle';
@@ -63,7 +63,7 @@ export async function checkPayout(deps: PixDeps, row: PixPayoutRow): Promise<voi
 /** The payout's outcome and its off-ramp's next status, in one DB transaction. */
 async function outcome(deps: PixDeps, row: PixPayoutRow, status: 'REALIZADO' | 'NAO_REALIZADO', e2eId: string | undefined, why?: string): Promise<void> {
   const now = new Date();
-  await deps.store.db.transaction(async (tx) => {
+  await inTransaction(deps.store.db, async (tx) => {
     await updatePayout(tx, row.idEnvio, { status, e2eId: e2eId ?? row.e2eId, lastError: why ?? null }, now);
     const t = await lockTransaction(tx, row.partnerId, row.transactionId);
     if (!t || t.status !== 'TRANSFERRING_FIAT') return;

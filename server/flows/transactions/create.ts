@@ -7,7 +7,7 @@ import { amountErrorCode, isFiat, isStablecoin, parseAmount } from '../../domain
 import { initialStatus } from '../../domain/transactions';
 import { isValidAddress } from '../../domain/wallets';
 import { isUuid, newId } from '../../ids';
-import type { Db } from '../../store/db';
+import { type Db, inTransaction } from '../../store/db';
 import { getBankAccount } from '../../store/queries/bank-accounts';
 import { type CustomerRow, lockCustomer, lockCustomerWithUsage } from '../../store/queries/customers';
 import { type LimitUsage, reservationInsert } from '../../store/queries/limits';
@@ -74,7 +74,7 @@ export async function createOnRamp(db: Db, deps: TxDeps, partnerId: string, body
   // Ids are stored lower case (the uuid column's own text form), the echo in `request` too.
   const customerId = body.customerId.toLowerCase();
   let charged: string | undefined;
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const id = newId();
     const now = deps.clock.now();
     // Locked with no reservation of its own when a refusal is about to roll everything back; with it, last.
@@ -180,7 +180,7 @@ function debtorOf(c: CustomerRow): { devedor?: Debtor } {
 
 export async function createOffRamp(db: Db, deps: TxDeps, partnerId: string, body: OffRampRequest): Promise<TransactionRow> {
   const market = await readMarket(deps, body.exchangeRateId ? undefined : body);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const id = newId();
     const account = await getBankAccount(tx, partnerId, body.bankAccountId);
     if (!account) throw unknownReference('bankAccountId', 'bank account');
@@ -256,7 +256,7 @@ export async function createTransfer(db: Db, deps: TxDeps, partnerId: string, bo
   const blockchain = body.blockchain ?? deps.config.RAMP_DEFAULT_BLOCKCHAIN;
   requireChain(deps, blockchain, body.currency);
   const market = await readMarket(deps);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const id = newId();
     // Between two customers, both rows are locked in id order, whoever sends: A→B and B→A at once never wait on each
     // other in a cycle (PostgreSQL would end one of them as a deadlock).

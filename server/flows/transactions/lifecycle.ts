@@ -3,7 +3,7 @@
 import type { AccountRail } from '../../domain/bank-accounts';
 import { AppError } from '../../domain/errors';
 import { failureStatus, eventType, isFinal, settlementEstimate, type TxStatus } from '../../domain/transactions';
-import type { Db } from '../../store/db';
+import { type Db, inTransaction } from '../../store/db';
 import type { Rider } from '../../store/reusable';
 import { eventInsert, insertEvent, type NewEvent } from '../../store/queries/events';
 import { postMovement } from '../../store/queries/ledger';
@@ -66,7 +66,7 @@ export async function locked(tx: Db, partnerId: string, id: string): Promise<Tra
 
 /** The payer paid (sandbox: /pay, or the autopay job). Only an on-ramp awaiting funds, within its payment window. */
 export async function payOnRamp(db: Db, deps: TxDeps, partnerId: string, id: string): Promise<TransactionRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await locked(tx, partnerId, id);
     if (row.type !== 'ON_RAMP' || row.status !== 'AWAITING_FUNDS') {
       throw new AppError('INVALID_STATE', `Only an on-ramp AWAITING_FUNDS can be paid; this one is ${row.type} ${row.status}.`);
@@ -83,7 +83,7 @@ export async function payOnRamp(db: Db, deps: TxDeps, partnerId: string, id: str
 
 /** A failure (sandbox: /fail): an off-ramp is refunded, anything else fails; the limit reservation is released. */
 export async function failTransaction(db: Db, deps: TxDeps, partnerId: string, id: string, error: { code: string; message: string }): Promise<TransactionRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const row = await locked(tx, partnerId, id);
     if (isFinal(row.status) || row.status === 'REFUNDING') throw new AppError('INVALID_STATE', `This transaction is already ${row.status}.`);
     if (row.type === 'ON_RAMP' && row.status !== 'AWAITING_FUNDS' && row.status !== 'TRANSFERRING_FIAT') {

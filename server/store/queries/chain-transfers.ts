@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { EvmChain } from '../../domain/chain/settings';
 import { newId } from '../../ids';
-import type { Db } from '../db';
+import { type Db, inTransaction } from '../db';
 import { chainNonces, chainTransfers } from '../schema/index';
 
 export type ChainTransferRow = typeof chainTransfers.$inferSelect;
@@ -26,7 +26,7 @@ export async function queueChainTransfer(
  */
 export async function claimDueTransfers(db: Db, chains: EvmChain[], now: Date, leaseMs: number, limit: number): Promise<ChainTransferRow[]> {
   if (chains.length === 0) return [];
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const due = await tx
       .select({ id: chainTransfers.id })
       .from(chainTransfers)

@@ -2,7 +2,7 @@
 // with the stored response in that same transaction. Nobody else sees the claim before it commits: a concurrent
 // duplicate waits on the row, then finds the stored response; a request that dies before commit leaves no row.
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../db';
+import { type Db, inTransaction } from '../db';
 import { idempotencyKeys } from '../schema/index';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -43,7 +43,7 @@ export async function claimKeyInTx(tx: Db, partnerId: string, key: string, reque
 
 /** Legacy helper (tests): a committed IN_PROGRESS claim, as an older version left behind when its process died. */
 export async function claimKey(db: Db, partnerId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
-  return db.transaction((tx) => claimKeyInTx(tx as unknown as Db, partnerId, key, requestHash, now));
+  return inTransaction(db, (tx) => claimKeyInTx(tx as unknown as Db, partnerId, key, requestHash, now));
 }
 
 export async function readKey(db: Db, partnerId: string, key: string): Promise<IdempotencyRow | undefined> {

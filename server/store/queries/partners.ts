@@ -2,7 +2,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { displayPrefix, hashApiKey } from '../../domain/api-keys';
 import { newId } from '../../ids';
-import type { Db } from '../db';
+import { type Db, inTransaction } from '../db';
 import { apiKeys, partners } from '../schema/index';
 
 /** The partner an API key belongs to, when the key exists and is not revoked. The lookup is by hash, so timing reveals nothing of the key. */
@@ -16,7 +16,7 @@ export async function partnerIdForKey(db: Db, key: string): Promise<string | und
 }
 
 export async function createPartner(db: Db, name: string, key: string): Promise<{ partnerId: string }> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const partnerId = newId();
     await tx.insert(partners).values({ id: partnerId, name });
     await tx.insert(apiKeys).values({ id: newId(), partnerId, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key) });

@@ -1,7 +1,7 @@
 // What `ops reconcile` reads from the books for one chain: every customer wallet on it, their ledger balances, and the chain transfers not yet counted.
 import { and, eq, like, ne, sql } from 'drizzle-orm';
 import type { EvmChain } from '../../domain/chain/settings';
-import type { Db } from '../db';
+import { type Db, inTransaction } from '../db';
 import { balances, chainTransfers, wallets } from '../schema/index';
 
 export interface BooksOfChain {
@@ -14,7 +14,7 @@ export interface BooksOfChain {
 
 /** The books of `blockchain`, read in one repeatable-read transaction so that they agree with each other. */
 export function booksOf(db: Db, blockchain: EvmChain): Promise<BooksOfChain> {
-  return db.transaction(
+  return inTransaction(db, 
     async (tx) => {
       const list = await tx.select({ partnerId: wallets.partnerId, customerId: wallets.customerId, address: wallets.address }).from(wallets).where(eq(wallets.blockchain, blockchain));
       const rows = await tx

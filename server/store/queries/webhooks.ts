@@ -2,7 +2,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { eventMatches } from '../../../src/contract/webhooks';
 import { newId } from '../../ids';
-import type { Db } from '../db';
+import { type Db, inTransaction } from '../db';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/index';
 import { rowsOf } from './idempotency';
 import { paginate } from './paginate';
@@ -70,7 +70,7 @@ export async function createDeliveries(db: Db, event: EventRow, at: Date, only?:
  * (SKIP LOCKED), so two processes never fan out the same event. Answers how many events it handled.
  */
 export async function fanOutEvents(db: Db, at: Date, limit = 100): Promise<number> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const ids = rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM ${events} WHERE fanned_out_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`));
     for (const { id } of ids) {
       const [event] = await tx.select().from(events).where(eq(events.id, id));
@@ -107,7 +107,7 @@ export async function claimDueAttempts(db: Db, now: Date, leaseMs: number, limit
   const perEndpoint = Math.max(1, Math.min(opts.perEndpoint ?? limit, limit));
   const busy = JSON.stringify(Object.fromEntries(opts.inFlight ?? []));
   const at = now.toISOString();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // Each endpoint's oldest due deliveries (locked, skipping rows another claimer holds), ranked within the endpoint, then
     // within the partner: rank 1 of every partner comes before rank 2 of any. Rows locked but not taken are let go at commit.
     const due = rowsOf<{ id: string }>(
@@ -163,7 +163,7 @@ export async function finishAttempt(
   db: Db,
   a: { attemptId: string; deliveryId: string; attempt: number; statusCode: number | null; durationMs: number; error: string | null; succeeded: boolean; at: Date; retryAt?: Date; endpointId?: string; endpointBackoffMs?: (failures: number) => number },
 ): Promise<{ consecutiveFailures: number }> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await tx
       .update(webhookAttempts)
       .set({ statusCode: a.statusCode, durationMs: a.durationMs, error: a.error?.slice(0, 500) ?? null, succeeded: a.succeeded, finishedAt: a.at })
