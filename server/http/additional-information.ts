@@ -26,7 +26,7 @@ const route = createRoute({
 });
 
 export function additionalInformationApp(deps: Deps) {
-  return openApiApp().openapi(route, async (c) => {
+  return openApiApp().operation(route, async (c) => {
     const { id } = c.req.valid('param');
     const info = c.req.valid('json');
     const issues: FieldIssue[] = [];

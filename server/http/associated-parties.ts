@@ -68,21 +68,21 @@ const remove = createRoute({
 export function associatedPartiesApp(deps: Deps) {
   const flow = (db: Db) => ({ db, clock: deps.clock });
   return openApiApp()
-    .openapi(create, async (c) => {
+    .operation(create, async (c) => {
       const { id } = c.req.valid('param');
       return c.json(presentParty(await addParty(flow(c.var.db), c.get('partnerId'), id, c.req.valid('json')), []), 201);
     })
-    .openapi(update, async (c) => {
+    .operation(update, async (c) => {
       const { id, partyId } = c.req.valid('param');
       const { party, documents } = await correctParty(flow(c.var.db), c.get('partnerId'), id, partyId, c.req.valid('json'));
       return c.json(presentParty(party, documents), 200);
     })
-    .openapi(remove, async (c) => {
+    .operation(remove, async (c) => {
       const { id, partyId } = c.req.valid('param');
       await removeParty(flow(c.var.db), c.get('partnerId'), id, partyId);
       return c.body(null, 204);
     })
-    .openapi(list, async (c) => {
+    .operation(list, async (c) => {
       const { id } = c.req.valid('param');
       const { parties, documents } = await partiesOf(c.var.db, await findCustomer(c.var.db, c.get('partnerId'), id));
       return c.json({ data: parties.map((p) => presentParty(p, documents)) }, 200);

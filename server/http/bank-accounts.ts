@@ -53,14 +53,14 @@ const remove = createRoute({
 export function bankAccountsApp(deps: Deps) {
   alsoOnRefusedBody(CreateBankAccountSchema, (input) => newBankAccountIssues(input, deps.clock.now()));
   return openApiApp()
-    .openapi(create, async (c) => c.json(presentBankAccount(await createBankAccount(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(list, async (c) => {
+    .operation(create, async (c) => c.json(presentBankAccount(await createBankAccount(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .operation(list, async (c) => {
       const q = c.req.valid('query');
       const result = await listPartnerBankAccounts(c.var.db, c.get('partnerId'), q.customerId, q);
       return c.json({ data: result.data.map(presentBankAccount), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(presentBankAccount(await readBankAccount(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(remove, async (c) => {
+    .operation(read, async (c) => c.json(presentBankAccount(await readBankAccount(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .operation(remove, async (c) => {
       await deleteBankAccount(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id);
       return c.body(null, 204);
     });

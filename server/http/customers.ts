@@ -64,17 +64,17 @@ const getCustomerRoute = createRoute({
 export function customersApp(deps: Deps) {
   alsoOnRefusedBody(CreateCustomerSchema, (input) => newCustomerIssues(input, deps.clock.now()));
   return openApiApp()
-    .openapi(createCustomer, async (c) => {
+    .operation(createCustomer, async (c) => {
       const customer = await createCustomerFlow(c.var.db, deps, c.get('partnerId'), c.req.valid('json'));
       c.header('location', `/v2/customers/${customer.id}`);
       return c.json(customer, 201);
     })
-    .openapi(listCustomersRoute, async (c) => {
+    .operation(listCustomersRoute, async (c) => {
       const q = c.req.valid('query');
       const page = await listPartnerCustomers(c.var.db, deps, c.get('partnerId'), { type: q.type, status: q.status, taxId: q.taxId, email: q.email, externalUserId: q.externalUserId }, { size: q.size, cursor: q.cursor });
       return c.json(page, 200);
     })
-    .openapi(getCustomerRoute, async (c) => {
+    .operation(getCustomerRoute, async (c) => {
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
       // Reads that share a statement share the presented customer; each gets its own link (readCustomer).

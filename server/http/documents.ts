@@ -61,7 +61,7 @@ export function documentsApp(deps: Deps) {
     );
   });
   return app
-    .openapi(listDocs, async (c) => {
+    .operation(listDocs, async (c) => {
       const { id } = c.req.valid('param');
       const row = await findCustomer(c.var.db, c.get('partnerId'), id);
       const docs = await customerDocuments(c.var.db, row);

@@ -48,11 +48,11 @@ const redeliverRoute = createRoute({
 
 export function eventsApp(deps: Deps) {
   return openApiApp()
-    .openapi(list, async (c) => {
+    .operation(list, async (c) => {
       const q = c.req.valid('query');
       const result = await listPartnerEvents(c.var.db, c.get('partnerId'), { customerId: q.customerId, eventType: q.eventType, since: q.since, until: q.until }, q);
       return c.json({ data: result.data.map(presentEvent), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(presentEvent(await readEvent(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(redeliverRoute, async (c) => c.json(await redeliver(c.var.db, c.get('partnerId'), c.req.valid('param').id), 202));
+    .operation(read, async (c) => c.json(presentEvent(await readEvent(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .operation(redeliverRoute, async (c) => c.json(await redeliver(c.var.db, c.get('partnerId'), c.req.valid('param').id), 202));
 }

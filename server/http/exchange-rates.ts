@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function exchangeRatesApp(deps: Deps) {
-  return openApiApp().openapi(route, async (c) => {
+  return openApiApp().operation(route, async (c) => {
     return c.json(await quote(c.var.db, deps, c.get('partnerId'), c.req.valid('json')), 200);
   });
 }

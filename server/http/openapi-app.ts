@@ -1,5 +1,5 @@
 // The OpenAPIHono every resource sub-app is made from: zod failures become 400 problems naming each field.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ZodType } from 'zod';
 import { ProblemSchema } from '../../src/contract/common';
@@ -9,17 +9,20 @@ import { issuesOf } from '../domain/zod-issues';
 import { problemResponse, validationHook } from './problem';
 
 /**
- * @hono/zod-openapi's own `OpenAPIHono`: a failed check is a 400 problem naming each field. Path parameters, query and
- * JSON body go through one validator of ours (below); a route with headers or cookies in its request keeps the library's
- * validators and `validationHook`.
+ * @hono/zod-openapi's own `OpenAPIHono`, with `operation()` beside its `openapi()`: a failed check is a 400 problem naming
+ * each field. `operation()` checks path parameters, query and JSON body in one step (below), so one request hears of
+ * every bad field at once, and an empty body is checked as `{}`, so it names each required field. It registers the
+ * route's document as written (the registry's `registerPath`), then the handler through `openapi()` with the route
+ * hidden and its checks left to that step. A route with headers or cookies in its request keeps the library's validators
+ * and `validationHook`.
  */
-export const openApiApp = () => {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
-  const register = app.openapi;
-  // Path, query and JSON body are checked in one step, so one request hears of every bad field at once; an empty body
-  // is checked as `{}`, so it names each required field. The document still lists the route as written.
-  app.openapi = ((route: Route, handler: never, hook: never) => {
-    const { middleware, hide, ...rest } = route;
+export class OpenApiApp extends OpenAPIHono<AppEnv> {
+  constructor() {
+    super({ defaultHook: validationHook as never });
+  }
+
+  operation<R extends RouteConfig>(route: R, handler: RouteHandler<R, AppEnv>): this {
+    const { middleware, hide, ...rest } = route as Route;
     const content = rest.request?.body?.content ?? {};
     const json = Object.keys(content).length === 1 ? (content['application/json']?.schema as ZodType | undefined) : undefined;
     const targets = (
@@ -29,16 +32,22 @@ export const openApiApp = () => {
         ['json', json],
       ] as const
     ).filter((t): t is [Target, ZodType] => isZod(t[1]));
-    if (hook || rest.request?.headers || rest.request?.cookies || !targets.length) return register(route as never, handler, hook);
-    if (!hide) app.openAPIRegistry.registerPath(rest as never);
+    if (rest.request?.headers || rest.request?.cookies || !targets.length) {
+      this.openapi(route, handler as never);
+      return this;
+    }
+    if (!hide) this.openAPIRegistry.registerPath(rest as never);
     const request = { ...rest.request, params: undefined, query: undefined, body: json ? undefined : rest.request?.body };
     const before = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
-    return register({ ...rest, request, hide: true, middleware: [...before, validateAll(targets)] } as never, handler);
-  }) as typeof app.openapi;
-  return app;
-};
+    this.openapi({ ...rest, request, hide: true, middleware: [...before, validateAll(targets)] } as never, handler as never);
+    return this;
+  }
+}
+
+export const openApiApp = () => new OpenApiApp();
 
 type Target = 'param' | 'query' | 'json';
+/** What `operation()` reads of a route. */
 interface Route {
   middleware?: MiddlewareHandler | MiddlewareHandler[];
   hide?: boolean;

@@ -50,14 +50,14 @@ const read = createRoute({
 
 export function partnerFeesApp(deps: Deps) {
   return openApiApp()
-    .openapi(create, async (c) => {
+    .operation(create, async (c) => {
       const row = await createPartnerFee(c.var.db, { clock: deps.clock, defaultBlockchain: deps.config.RAMP_DEFAULT_BLOCKCHAIN }, c.get('partnerId'), c.req.valid('json'));
       return c.json(present(row), 201);
     })
-    .openapi(list, async (c) => {
+    .operation(list, async (c) => {
       const q = c.req.valid('query');
       const result = await listPartnerFeesOf(c.var.db, c.get('partnerId'), q);
       return c.json({ data: result.data.map(present), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(present(await readPartnerFee(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200));
+    .operation(read, async (c) => c.json(present(await readPartnerFee(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200));
 }

@@ -18,7 +18,7 @@ const getPartnerRoute = createRoute({
 });
 
 export function partnerApp(deps: Deps) {
-  return openApiApp().openapi(getPartnerRoute, async (c) => {
+  return openApiApp().operation(getPartnerRoute, async (c) => {
     const row = await readPartner(c.var.db, c.get('partnerId'));
     return c.json({ id: row.id, name: row.name, environment: deps.config.RAMP_ENV, createdAt: row.createdAt.toISOString() }, 200);
   });

@@ -129,12 +129,12 @@ const failRoute = createRoute({
 
 export function sandboxApp(deps: Deps) {
   return openApiApp()
-    .openapi(createPartnerRoute, async (c) => c.json(await createSandboxPartner(c.var.db, c.req.valid('json').name), 201))
-    .openapi(livenessRoute, async (c) => {
+    .operation(createPartnerRoute, async (c) => c.json(await createSandboxPartner(c.var.db, c.req.valid('json').name), 201))
+    .operation(livenessRoute, async (c) => {
       const row = await completeLiveness(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id);
       return c.json(await presentCustomer(c.var.db, deps, row), 200);
     })
-    .openapi(fundRoute, async (c) => {
+    .operation(fundRoute, async (c) => {
       const body = c.req.valid('json');
       const amount = parseAmount(body.amount, body.stablecoin);
       if (!amount.ok) throw invalid([{ path: 'amount', message: amount.message, code: amountErrorCode[amount.error] }]);
@@ -142,15 +142,15 @@ export function sandboxApp(deps: Deps) {
       const balance = await fundCustomerWallet(c.var.db, deps, c.get('partnerId'), { customerId, blockchain, stablecoin, value: amount.value.toFixed(6) });
       return c.json({ customerId, blockchain, stablecoin, balance }, 200);
     })
-    .openapi(payRoute, async (c) => c.json(presentTransaction(await payOnRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(failRoute, async (c) =>
+    .operation(payRoute, async (c) => c.json(presentTransaction(await payOnRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .operation(failRoute, async (c) =>
       c.json(presentTransaction(await failTransaction(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, { code: 'SANDBOX_FAILURE', message: 'Failed on request in sandbox.' })), 200),
     )
-    .openapi(clockRoute, async (c) => {
+    .operation(clockRoute, async (c) => {
       const offsetMs = await advanceSandboxClock(c.var.db, c.get('partnerId'), c.req.valid('json').seconds * 1000);
       return c.json({ now: new Date(Date.now() + offsetMs).toISOString() }, 200);
     })
-    .openapi(reviewRoute, async (c) => {
+    .operation(reviewRoute, async (c) => {
       const row = await decideSandboxReview(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json').outcome);
       return c.json(await presentCustomer(c.var.db, deps, row), 200);
     });

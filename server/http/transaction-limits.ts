@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function transactionLimitsApp(deps: Deps) {
-  return openApiApp().openapi(route, async (c) => {
+  return openApiApp().operation(route, async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');

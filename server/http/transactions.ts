@@ -91,11 +91,11 @@ const list = createRoute({
 export function transactionsApp(deps: Deps) {
   const app = openApiApp();
   return app
-    .openapi(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'), { idempotencyKey: c.req.header('idempotency-key') })), 201))
-    .openapi(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(transfer, async (c) => c.json(presentTransaction(await createTransfer(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
-    .openapi(read, async (c) => c.json(presentTransaction(await readTransaction(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(list, async (c) => {
+    .operation(onRamp, async (c) => c.json(presentTransaction(await createOnRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'), { idempotencyKey: c.req.header('idempotency-key') })), 201))
+    .operation(offRamp, async (c) => c.json(presentTransaction(await createOffRamp(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .operation(transfer, async (c) => c.json(presentTransaction(await createTransfer(c.var.db, deps, c.get('partnerId'), c.req.valid('json'))), 201))
+    .operation(read, async (c) => c.json(presentTransaction(await readTransaction(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .operation(list, async (c) => {
       const q = c.req.valid('query');
       const result = await listPartnerTransactions(c.var.db, c.get('partnerId'), { customerId: q.customerId, type: q.type, status: q.status }, q);
       return c.json({ data: result.data.map(presentTransaction), pagination: result.pagination }, 200);

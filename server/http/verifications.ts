@@ -51,12 +51,12 @@ const read = createRoute({
 
 export function verificationsApp(deps: Deps) {
   return openApiApp()
-    .openapi(start, async (c) => c.json(presentVerification(await requestVerification(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id)), 201))
-    .openapi(list, async (c) => {
+    .operation(start, async (c) => c.json(presentVerification(await requestVerification(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id)), 201))
+    .operation(list, async (c) => {
       const rows = await listCustomerVerifications(c.var.db, c.get('partnerId'), c.req.valid('param').id);
       return c.json({ data: rows.map(presentVerification) }, 200);
     })
-    .openapi(read, async (c) => {
+    .operation(read, async (c) => {
       const { id, verificationId } = c.req.valid('param');
       return c.json(presentVerification(await readVerification(c.var.db, c.get('partnerId'), id, verificationId)), 200);
     });

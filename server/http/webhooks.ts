@@ -88,29 +88,29 @@ const test = createRoute({
 
 export function webhooksApp(deps: Deps) {
   return openApiApp()
-    .openapi(create, async (c) => {
+    .operation(create, async (c) => {
       const row = await createEndpoint(c.var.db, deps, c.get('partnerId'), c.req.valid('json'));
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 201);
     })
-    .openapi(list, async (c) => {
+    .operation(list, async (c) => {
       const result = await listPartnerEndpoints(c.var.db, c.get('partnerId'), c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookEndpoint), pagination: result.pagination }, 200);
     })
-    .openapi(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
-    .openapi(update, async (c) => c.json(presentWebhookEndpoint(await editEndpoint(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json'))), 200))
-    .openapi(remove, async (c) => {
+    .operation(read, async (c) => c.json(presentWebhookEndpoint(await findEndpoint(c.var.db, c.get('partnerId'), c.req.valid('param').id)), 200))
+    .operation(update, async (c) => c.json(presentWebhookEndpoint(await editEndpoint(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, c.req.valid('json'))), 200))
+    .operation(remove, async (c) => {
       await removeEndpoint(c.var.db, c.get('partnerId'), c.req.valid('param').id);
       return c.body(null, 204);
     })
-    .openapi(rotate, async (c) => {
+    .operation(rotate, async (c) => {
       const body = c.req.valid('json') as { gracePeriodSeconds?: number } | undefined;
       const grace = body?.gracePeriodSeconds ?? 86_400;
       const row = await rotateSecret(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id, grace);
       return c.json({ ...presentWebhookEndpoint(row), secret: row.secret }, 200);
     })
-    .openapi(deliveries, async (c) => {
+    .operation(deliveries, async (c) => {
       const result = await listEndpointDeliveries(c.var.db, c.get('partnerId'), c.req.valid('param').id, c.req.valid('query'));
       return c.json({ data: result.data.map(presentWebhookAttempt), pagination: result.pagination }, 200);
     })
-    .openapi(test, async (c) => c.json(await sendTestEvent(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id), 202));
+    .operation(test, async (c) => c.json(await sendTestEvent(c.var.db, deps, c.get('partnerId'), c.req.valid('param').id), 202));
 }

@@ -22,7 +22,7 @@ const createWidgetSession = createRoute({
 });
 
 export function widgetSessionsApp(deps: Deps) {
-  return openApiApp().openapi(createWidgetSession, async (c) => {
+  return openApiApp().operation(createWidgetSession, async (c) => {
     const body = c.req.valid('json');
     const partnerId = c.get('partnerId');
     if (body.customerId && body.externalUserId) throw invalid([{ path: 'externalUserId', message: 'is given with customerId: name the customer one way', code: 'CONFLICTING_FIELDS' }]);
