@@ -1,6 +1,6 @@
 // The templates of <ramp-onboarding>'s first step: the type choice, each field of the customer form, the alert, and the
-// panel shown once the customer exists. The state they show is the CustomerStep's. The first step's chunk keeps its
-// own controls: sharing form-parts with the later steps' chunk costs the first step a runtime chunk more.
+// panel shown once the customer exists. The state they show is the CustomerStep's; its inputs are the controls every
+// onboarding form shares (form-parts).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Customer } from '../../contract/customers';
 import { formatInstant, type I18nController } from '../../i18n';
@@ -8,8 +8,8 @@ import { radioChoice } from '../radio-choice';
 import { supportReference } from '../support-reference';
 import { countryOptions, fewCountryOptions } from './countries';
 import type { CustomerStep } from './customer-step';
-import { isoDay } from '../../contract/customer-rules';
-import { taxIdKind, taxIdMaxLength } from './format';
+import { dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
+import { taxIdKind } from './format';
 import { customerTypes, fieldsFor, isOptional, type FieldName } from './model';
 
 export function renderCustomerForm(i18n: I18nController, step: CustomerStep): TemplateResult {
@@ -65,97 +65,51 @@ function renderField(i18n: I18nController, step: CustomerStep, field: FieldName)
 
 function renderControl(i18n: I18nController, step: CustomerStep, field: FieldName, invalid: boolean, describedBy: string, required: boolean): TemplateResult {
   const values = step.values;
-  const common = {
-    invalid: invalid ? 'true' : 'false',
+  if (field === 'country') {
+    return html`
+      <select
+        id="country"
+        name="country"
+        part="select"
+        autocomplete="country"
+        ?required=${required}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        aria-describedby=${describedBy || nothing}
+        @change=${step.onCountryChange}
+        @blur=${step.onBlur}
+        @focus=${step.showAllCountries}
+        @pointerdown=${step.showAllCountries}
+      >
+        <option value="" ?selected=${!values.country}>${i18n.t('field.country.placeholder')}</option>
+        ${(step.allCountries ? countryOptions(i18n.locale) : fewCountryOptions(i18n.locale, ['BRA'], values.country)).map(
+          (c) => html`<option value=${c.code} ?selected=${c.code === values.country}>${c.name}</option>`,
+        )}
+      </select>
+    `;
+  }
+  const w: Wiring = {
+    id: field,
+    name: field,
+    required,
+    invalid,
     describedBy: describedBy || nothing,
+    value: values[field],
+    onInput: field === 'taxId' ? step.onTaxIdInput : step.onInput,
+    onBlur: step.onBlur,
   };
   switch (field) {
-    case 'country':
-      return html`
-        <select
-          id="country"
-          name="country"
-          part="select"
-          autocomplete="country"
-          ?required=${required}
-          aria-invalid=${common.invalid}
-          aria-describedby=${common.describedBy}
-          @change=${step.onCountryChange}
-          @blur=${step.onBlur}
-          @focus=${step.showAllCountries}
-          @pointerdown=${step.showAllCountries}
-        >
-          <option value="" ?selected=${!values.country}>${i18n.t('field.country.placeholder')}</option>
-          ${(step.allCountries ? countryOptions(i18n.locale) : fewCountryOptions(i18n.locale, ['BRA'], values.country)).map(
-            (c) => html`<option value=${c.code} ?selected=${c.code === values.country}>${c.name}</option>`,
-          )}
-        </select>
-      `;
-    case 'taxId': {
-      const kind = taxIdKind(values.type, values.country);
-      return html`
-        <input
-          id="taxId"
-          name="taxId"
-          part="input"
-          type="text"
-          inputmode=${kind === 'cpf' ? 'numeric' : 'text'}
-          autocomplete="off"
-          autocapitalize="characters"
-          spellcheck="false"
-          maxlength=${taxIdMaxLength[kind]}
-          ?required=${required}
-          aria-invalid=${common.invalid}
-          aria-describedby=${common.describedBy}
-          .value=${values.taxId}
-          @input=${step.onTaxIdInput}
-          @blur=${step.onBlur}
-        />
-      `;
-    }
+    case 'taxId':
+      return taxIdInput(w, taxIdKind(values.type, values.country));
     case 'birthDate':
+      return dateInput(w, 'bday');
     case 'incorporationDate':
-      return html`
-        <input
-          id=${field}
-          name=${field}
-          part="input"
-          type="date"
-          min="1900-01-01"
-          max=${isoDay(new Date())}
-          autocomplete=${field === 'birthDate' ? 'bday' : 'off'}
-          ?required=${required}
-          aria-invalid=${common.invalid}
-          aria-describedby=${common.describedBy}
-          .value=${values[field]}
-          @input=${step.onInput}
-          @change=${step.onInput}
-          @blur=${step.onBlur}
-        />
-      `;
+      return dateInput(w, 'off');
     case 'email':
+      return textInput(w, { type: 'email', inputmode: 'email', autocomplete: 'email', spellcheck: 'false', maxlength: 254 });
     case 'name':
-    case 'legalName': {
-      const email = field === 'email';
-      return html`
-        <input
-          id=${field}
-          name=${field}
-          part="input"
-          type=${email ? 'email' : 'text'}
-          inputmode=${email ? 'email' : nothing}
-          autocomplete=${email ? 'email' : field === 'name' ? 'name' : 'organization'}
-          spellcheck=${email ? 'false' : nothing}
-          maxlength=${email ? 254 : 200}
-          ?required=${required}
-          aria-invalid=${common.invalid}
-          aria-describedby=${common.describedBy}
-          .value=${values[field]}
-          @input=${step.onInput}
-          @blur=${step.onBlur}
-        />
-      `;
-    }
+      return textInput(w, { autocomplete: 'name', maxlength: 200 });
+    case 'legalName':
+      return textInput(w, { autocomplete: 'organization', maxlength: 200 });
   }
 }
 

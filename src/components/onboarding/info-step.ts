@@ -5,7 +5,8 @@ import { alpha3ToAlpha2 } from '../../contract/countries';
 import { addressFields, type AddressField } from './address-fields';
 import { countryOptions } from './countries';
 import { FormStep } from './form-step';
-import { checkboxGroup, textInput, type Wiring } from './form-parts';
+import { checkboxGroup } from './checkbox-group';
+import { textInput, type Wiring } from './form-parts';
 import { autocomplete, infoErrorText, infoHint, infoLabel, optionLabel } from './info-labels';
 import {
   BUSINESS_SOURCES,

@@ -6,7 +6,8 @@ import type { AssociatedParty } from '../../contract/kyc';
 import { addressFields, type AddressField } from './address-fields';
 import { refitTaxId, taxIdTyped } from './format';
 import { FormStep } from './form-step';
-import { checkboxGroup, dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
+import { checkboxGroup } from './checkbox-group';
+import { dateInput, taxIdInput, textInput, type Wiring } from './form-parts';
 import {
   allowedRoles,
   canHaveShareholders,
