@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps) {
     return onError(err, c);
   };
   app.onError(answerError);
-  app.use('*', chain(answerError, ...(deps.metrics ? [httpMetrics(deps.metrics)] : []), ...(tracingOn() ? [traceRoute()] : []), requestContext(logger, { hsts: !config.sandbox }), queryText()));
+  app.use('*', chain(answerError, ...(tracingOn() ? [traceRoute()] : []), requestContext(logger, { hsts: !config.sandbox, ...(deps.metrics && { onAnswer: httpMetrics(deps.metrics) }) }), queryText()));
   app.notFound(notFoundHandler(() => app.routes));
 
   const v2 = openApiApp();

@@ -2,7 +2,7 @@
 // their own that serves them at /metrics (RAMP_METRICS_PORT), never on the public port.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type pg from 'pg';
 import type { ChainClient } from './domain/chain/chain-client';
 import { type PixPsp, PspRefusedError, PspUnavailableError } from './domain/pix/pix-psp';
@@ -10,6 +10,7 @@ import type { Chains } from './flows/chain/chains';
 import type { LimitName } from './http/rate-limit';
 import type { Logger } from './logger';
 import type { Store } from './store/db';
+import { RequestHistogram } from './request-histogram';
 import { chainWaits } from './store/queries/chain-transfers';
 import { queueGauges } from './store/queries/gauges';
 
@@ -26,7 +27,7 @@ const BUDGETS: LimitName[] = ['apiKey', 'session', 'link', 'authFailures', 'publ
 
 export interface Metrics {
   registry: Registry;
-  httpDuration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
+  httpDuration: RequestHistogram;
   /** Confirmed blocks the deposit watch of a chain has still to scan, set by the process that leads it. */
   chainBlocksBehind: Gauge<'blockchain'>;
   /** The PSP client, its calls counted by operation and outcome and its last success stamped. */
@@ -77,10 +78,9 @@ export function createMetrics(deps: { store: Store; chains?: Chains; logger: Log
   // (`processMetrics: false` leaves them out: bench/metrics-ab.ts weighs them apart.)
   if (opts.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const httpDuration = new Histogram({
+  const httpDuration = new RequestHistogram({
     name: 'http_server_request_duration_seconds',
     help: 'Time from a request reaching the app until its answer (status and headers) is ready, by route template.',
-    labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
     buckets: HTTP_BUCKETS,
     registers,
   });

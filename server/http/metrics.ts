@@ -1,8 +1,9 @@
 // The HTTP server histogram: one observation per request, labelled by method, the route template hono matched and status.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Metrics } from '../metrics';
 import { IN_PROCESS } from './rate-limit';
+import type { AnswerObserver } from './request-context';
 
 /** OpenTelemetry's known methods; anything else is `_OTHER`, so a client cannot mint label values. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -24,17 +25,14 @@ export function routeLabel(c: Context): string {
 }
 
 /**
- * Times each request from here until its answer is ready (status and headers; a stream's body may go on) and observes
- * it. Requests the BFF sends to /v2 in-process are not server requests and are not counted.
+ * Observes each answer that `requestContext` finished (status and headers ready; a stream's body may go on) with the time
+ * since the request reached it. Requests the BFF sends to /v2 in-process are not server requests and are not counted.
  */
-export function httpMetrics(metrics: Pick<Metrics, 'httpDuration'>): MiddlewareHandler {
+export function httpMetrics(metrics: Pick<Metrics, 'httpDuration'>): AnswerObserver {
   const histogram = metrics.httpDuration;
-  return (c, next) => {
-    if ((c.env as Record<symbol, unknown> | undefined)?.[IN_PROCESS]) return next();
-    const started = performance.now();
-    return next().then(() => {
-      const method = METHODS.has(c.req.method) ? c.req.method : '_OTHER';
-      histogram.observe({ http_request_method: method, http_route: routeLabel(c), http_response_status_code: c.res.status }, (performance.now() - started) / 1000);
-    });
+  return (c, ms) => {
+    if ((c.env as Record<symbol, unknown> | undefined)?.[IN_PROCESS]) return;
+    const method = c.req.method;
+    histogram.observe(METHODS.has(method) ? method : '_OTHER', routeLabel(c), c.res.status, ms / 1000);
   };
 }
