@@ -2,7 +2,7 @@
 // address is a 400 naming `to`; a balance never goes negative, also when withdrawals race.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, type TestServer, startTestServer } from './harness';
+import { balanceOf, client, type TestServer, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
 
 let server: TestServer;
@@ -27,11 +27,7 @@ async function fundedCustomer(amount: string) {
   return id;
 }
 
-async function balance(id: string): Promise<string> {
-  const customer = (await client(server, server.apiKey).get(`/v2/customers/${id}?includeBalances=true`)).body;
-  const wallet = customer.wallets.find((w: { blockchain: string }) => w.blockchain === 'BASE');
-  return wallet.balances.find((b: { stablecoin: string }) => b.stablecoin === 'USDC').balance;
-}
+const balance = (id: string) => balanceOf(client(server, server.apiKey), id, 'BASE');
 
 describe('POST /bff/transactions/transfer', () => {
   test("sends from the session's customer; the same Idempotency-Key replays the same transfer, and it shows in the history", async () => {

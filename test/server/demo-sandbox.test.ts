@@ -2,7 +2,7 @@
 // partner's clock, with the demo server's key. A session of no customer, of another partner, or none at all moves nothing.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { client, individual, newPartner, type TestServer, startTestServer } from './harness';
+import { balanceOf, client, individual, newPartner, type TestServer, startTestServer } from './harness';
 import { approvedIndividual } from './kyc-helpers';
 
 let server: TestServer;
@@ -22,10 +22,7 @@ const demo = async (path: string, token: string | undefined, body: unknown) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const usdcOnPolygon = async (customerId: string) => {
-  const { body } = await client(server, server.apiKey).get(`/v2/customers/${customerId}?includeBalances=true`);
-  return body.wallets.find((w: any) => w.blockchain === 'POLYGON').balances.find((b: any) => b.stablecoin === 'USDC').balance as string;
-};
+const usdcOnPolygon = (customerId: string) => balanceOf(client(server, server.apiKey), customerId);
 
 test('funds the wallet of the session’s own customer, and only with a session bound to one', async () => {
   const api = client(server, server.apiKey);

@@ -172,6 +172,10 @@ export function client(server: TestServer, apiKey?: string) {
   };
 }
 
+/** A customer's balance of one stablecoin on one chain, as the API reads it (a decimal string). */
+export const balanceOf = async (api: ReturnType<typeof client>, id: string, chain = 'POLYGON', coin = 'USDC') =>
+  (await api.get(`/v2/customers/${id}?includeBalances=true`)).body.wallets.find((w: { blockchain: string }) => w.blockchain === chain).balances.find((b: { stablecoin: string }) => b.stablecoin === coin).balance as string;
+
 /** A new partner with its own key, so a test's data is its own. */
 export async function newPartner(server: TestServer, name = 'Test partner') {
   const res = await client(server, server.apiKey).post('/v2/sandbox/partners', { name });

@@ -6,7 +6,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { idEnvioOf } from '../../server/domain/pix/pix-psp';
 import { payoutOf } from '../../server/store/queries/pix';
 import { getTransaction } from '../../server/store/queries/transactions';
-import { client, newPartner } from './harness';
+import { balanceOf, client, newPartner } from './harness';
 import { approvedIndividual } from './kyc-helpers';
 import { PspDouble } from './support/psp-double';
 import { type PixService, startPixService } from './support/pix-service';
@@ -41,8 +41,6 @@ async function funded(amount = '100') {
   return { api: p.api, partnerId: p.partnerId as string, id, account: res.body };
 }
 type Api = ReturnType<typeof client>;
-const balanceOf = async (api: Api, id: string) =>
-  (await api.get(`/v2/customers/${id}?includeBalances=true`)).body.wallets.find((w: { blockchain: string }) => w.blockchain === 'POLYGON').balances.find((b: { stablecoin: string }) => b.stablecoin === 'USDC').balance as string;
 const state = async (api: Api, id: string) => (await api.get(`/v2/transactions/${id}`)).body.state;
 const runJobs = async () => {
   for (let i = 0; i < 20 && (await svc.server.workers.runDue()) > 0; i++);

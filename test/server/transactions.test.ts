@@ -6,7 +6,7 @@ import { hasError, isStaticPix, parsePix } from 'pix-utils';
 import { eq, sql } from 'drizzle-orm';
 import { balanceDrift, ledgerSums } from '../../server/store/queries/ledger';
 import { events, limitUsage } from '../../server/store/schema/index';
-import { client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
+import { balanceOf, client, individual, newPartner, type TestServer, startTestServer, taxIdEndingIn } from './harness';
 import { approvedIndividual, approvedInNewPartner } from './kyc-helpers';
 import { pixAccount, selfPixAccount, sepaAccount, settle, swiftAccount } from './transactions-helpers';
 
@@ -22,9 +22,6 @@ const approved = () => approvedInNewPartner(server);
 
 const lockBuy = async (api: Api, customerId: string, sourceAmount = '500.00') =>
   (await api.post('/v2/exchange-rates', { customerId, type: 'LOCKED', timeLock: '5m', rail: 'PIX', sourceCurrency: 'BRL', targetCurrency: 'USDC', sourceAmount })).body;
-
-const balanceOf = async (api: Api, id: string, chain = 'POLYGON', coin = 'USDC') =>
-  (await api.get(`/v2/customers/${id}?includeBalances=true`)).body.wallets.find((w: { blockchain: string }) => w.blockchain === chain).balances.find((b: { stablecoin: string }) => b.stablecoin === coin).balance as string;
 
 /** An independent CRC16-CCITT-FALSE, written here again on purpose. */
 function crc(s: string): string {

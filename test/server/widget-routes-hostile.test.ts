@@ -1,11 +1,11 @@
-// The routes the widget and the demo page added (a withdrawal, the sandbox controls) against what a hostile or broken
-// client sends: a body cut off mid-way, control characters, JSON nested past any sane depth, an expired session, a
-// replayed key with another body. Each is a clear 4xx or nothing at all, never a 5xx, and moves no money.
+// The routes the widget and the demo page added (a withdrawal, the sandbox controls), and a keyed /v2 write, against what
+// a hostile or broken client sends: a body cut off mid-way, control characters, JSON nested past any sane depth, an
+// expired session, a replayed key with another body. Each is a clear 4xx or nothing at all, never a 5xx, and moves no money.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import Decimal from 'decimal.js';
-import { client, type TestServer, startTestServer } from './harness';
+import { balanceOf, client, individual, type TestServer, startTestServer, taxIdEndingIn } from './harness';
 import { approvedIndividual } from './kyc-helpers';
 import { eventually, listen } from './uploads-helpers';
 
@@ -35,30 +35,23 @@ const routes = [
   { path: '/demo/sandbox/clock', body: { seconds: 60 }, keyed: false },
 ];
 
-async function post(path: string, body: string, headers: Record<string, string> = {}, bearer = token) {
-  const res = await server.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', ...headers }, body });
-  const text = await res.text();
-  return { status: res.status, text, body: text ? (JSON.parse(text) as any) : undefined };
-}
+const post = (path: string, body: string, headers: Record<string, string> = {}, bearer = token) => client(server, bearer).post(path, body, headers);
 
 const key = () => ({ 'idempotency-key': `hostile-${Math.random().toString(36).slice(2)}` });
 
-async function usdcOnBase(): Promise<string> {
-  const { body } = await client(server, server.apiKey).get(`/v2/customers/${customerId}?includeBalances=true`);
-  return body.wallets.find((w: any) => w.blockchain === 'BASE').balances.find((b: any) => b.stablecoin === 'USDC').balance;
-}
+const usdcOnBase = () => balanceOf(client(server, server.apiKey), customerId, 'BASE');
 
 const transfers = async () => (await client(server, token).get('/bff/transactions')).body.data.length as number;
 
 /** Sends the head and part of a body that announces more, then drops the connection. */
-function cutOff(path: string, body: string, cut: number): Promise<void> {
+function cutOff(path: string, body: string, cut: number, headers: Record<string, string> = { authorization: `Bearer ${token}`, ...key() }): Promise<void> {
   return new Promise((resolve) => {
     const req = request({
       host: '127.0.0.1',
       port: http.port,
       method: 'POST',
       path,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...key() },
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
     });
     req.on('error', () => resolve());
     req.on('close', () => resolve());
@@ -79,6 +72,21 @@ describe('the widget routes against hostile bodies', () => {
     assert.equal(await transfers(), before.transfers, 'no withdrawal from a cut body');
     const res = await fetch(`${http.base}/bff/session`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(res.status, 200, 'the server still answers');
+  });
+
+  test('a /v2 body with an Idempotency-Key cut off mid-way leaves no claim and no row: the same key then runs once', async () => {
+    const api = client(server, server.apiKey);
+    const body = JSON.stringify(individual({ taxId: taxIdEndingIn('cpf', 3), email: 'cut@example.com' }));
+    const headers = { authorization: `Bearer ${server.apiKey}`, 'idempotency-key': `cut-${Math.random().toString(36).slice(2)}` };
+    await cutOff('/v2/customers', body, Math.floor(body.length / 2), headers);
+    const listed = async () => (await api.get('/v2/customers?email=cut@example.com')).body.data.length as number;
+    assert.equal(await listed(), 0, 'no customer from a cut body');
+    const created = await api.post('/v2/customers', body, { 'idempotency-key': headers['idempotency-key'] });
+    assert.equal(created.status, 201, created.text);
+    const replayed = await api.post('/v2/customers', body, { 'idempotency-key': headers['idempotency-key'] });
+    assert.equal(replayed.headers.get('idempotency-replayed'), 'true');
+    assert.equal(replayed.body.id, created.body.id);
+    assert.equal(await listed(), 1);
   });
 
   test('control characters and JSON nested ten thousand deep are 400s naming the field (or the body), never a 5xx', async () => {
