@@ -75,3 +75,13 @@ test('every panel of the Grafana dashboard queries exported series', () => {
     }
   }
 });
+
+test('the README has an "Operating Ramp" section that names the metrics and tracing settings, the files in ops/ and docs/operating.md', () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const section = /^## Operating Ramp\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
+  assert.ok(section, 'README.md has a section "## Operating Ramp"');
+  for (const name of ['RAMP_METRICS_PORT', 'RAMP_METRICS_HOST', 'http_server_request_duration_seconds', 'OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'trace_id', 'ops/', 'docs/operating.md']) {
+    assert.ok(section.includes(name), `the section names ${name}`);
+  }
+  assert.ok(series.has('http_server_request_duration_seconds'), 'the series it names is the one exported');
+});
