@@ -1,4 +1,5 @@
-// The house's layout, checked: which server layer may import which (docs/layout.md), and how long a source file may grow.
+// The house's layout, checked: which server layer may import which (docs/layout.md), how long a source file may grow, the
+// shared onboarding controls, and the README as a front door.
 // The lists of known exceptions only shrink: a file that gets back in line must leave its list, and no new one may join.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -108,6 +109,23 @@ describe('the layout', () => {
     const found = files.filter((f) => f !== 'server/store/db.ts').filter((f) => readFileSync(join(root, f), 'utf8').split('\n').some((line) => direct.test(line) && !/^\s*(\/\/|\*)/.test(line)));
     assert.deepEqual(found, []);
     assert.equal(readFileSync(join(root, 'server/store/db.ts'), 'utf8').includes('AsyncLocalStorage'), false, 'no ambient transaction');
+  });
+
+  test('the onboarding forms share one address, person and tax-id control each (form-parts, address-fields)', () => {
+    const dir = 'src/components/onboarding';
+    const text = (name: string) => readFileSync(join(root, dir, name), 'utf8');
+    for (const form of ['customer-form.ts', 'info-step.ts', 'parties-step.ts']) assert.ok(imports(`${dir}/${form}`).includes(`${dir}/form-parts`), `${form} uses form-parts`);
+    for (const form of ['info-step.ts', 'parties-step.ts']) assert.ok(imports(`${dir}/${form}`).includes(`${dir}/address-fields`), `${form} uses address-fields`);
+    // The inputs a form writes itself are the ones no other form has (the parties' type radio; the amounts and the phone).
+    assert.equal(/<input/.test(text('customer-form.ts')), false, 'customer-form.ts writes no input of its own');
+    assert.deepEqual([...text('parties-step.ts').matchAll(/<input[^>]*?type="?(\w+)/g)].map((m) => m[1]), ['radio'], 'parties-step.ts');
+  });
+
+  test('the README is a front door: at most 300 lines, linking each subject in docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.ok(readme.split('\n').length <= 300, `README.md has ${readme.split('\n').length} lines`);
+    const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md'));
+    assert.deepEqual(docs.filter((d) => !readme.includes(`](docs/${d}`)), [], 'docs not linked from the README');
   });
 
   test('the checker sees a forbidden import (a route importing the store is caught)', () => {
