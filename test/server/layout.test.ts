@@ -128,6 +128,13 @@ describe('the layout', () => {
     assert.deepEqual(docs.filter((d) => !readme.includes(`](docs/${d}`)), [], 'docs not linked from the README');
   });
 
+  test('no private internals of libraries: drizzle, pg-pool, ServerResponse, hono\'s request; the browser client is ky', () => {
+    const internals = /\._prepare\b|joinsNotNullableMap|\._(clients|idle|pendingQueue|expired)\b|ServerResponse\.prototype|c\.req\.(json|raw)\s*=[^=]/;
+    const found = files.filter((f) => readFileSync(join(root, f), 'utf8').split('\n').some((line) => internals.test(line) && !/^\s*(\/\/|\*)/.test(line)));
+    assert.deepEqual(found, []);
+    assert.match(readFileSync(join(root, 'src/client/http.ts'), 'utf8'), /from 'ky'/);
+  });
+
   test('the checker sees a forbidden import (a route importing the store is caught)', () => {
     assert.equal(FORBIDDEN.http!('server/store/db'), true);
     assert.equal(FORBIDDEN.domain!('server/store/queries/customers'), true);
