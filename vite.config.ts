@@ -192,10 +192,9 @@ const core = [
  * The customer forms' shared rules, in one chunk rather than three: the tax-id and customer rules with their view
  * formatting, the country codes and their names, the watch that follows a review, a radio option, and the text, date
  * and tax-id inputs every onboarding form renders (form-parts: the first step's and the later steps' chunks both use
- * them, and here the later ones import them from what the first step loaded). The first onboarding step
- * fetches 5 files, not 7 (each file costs the main thread a request and a task; on a 2-core machine the server's and
- * the browser's share of the CPU too). The others load some of it unused: a standalone uploader 2.1 kB more
- * (formatting, the watch), the verification 1.7 kB, the off-ramp 0.3 kB, and each the inputs' 0.3 kB.
+ * them, and here the later ones import them from what the first step loaded). The first onboarding step fetches
+ * fewer files for it (each file costs the main thread a request and a task). The other elements load some of it unused;
+ * what that costs each is in docs/performance.md.
  */
 const forms = /[\\/]src[\\/](contract[\\/](tax-id|text|customer-rules|countries)|components[\\/](onboarding[\\/](format|countries|form-parts)|customer-watch|radio-choice))\.ts$/;
 const sharedChunks = [
