@@ -423,7 +423,8 @@ function assertActionable(problem: Record<string, any>, what: string): void {
     assert.equal(typeof e.pointer, 'string', `no pointer for ${what}: ${JSON.stringify(e).slice(0, 300)}`);
     const segments = fromPointer(e.pointer as string);
     assert.ok(segments, `errors[].pointer ${String(e.pointer)} is not an RFC 6901 pointer for ${what}`);
-    assert.equal(segments.join('.') || '(body)', e.path, `pointer ${String(e.pointer)} and path ${e.path} disagree for ${what}`);
+    // The whole body is the pointer "" and the path `(body)`; a field named "" is the pointer "/" and the path "".
+    assert.equal(e.pointer === '' ? '(body)' : segments.join('.'), e.path, `pointer ${String(e.pointer)} and path ${e.path} disagree for ${what}`);
   }
 }
 
